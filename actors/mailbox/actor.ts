@@ -1,0 +1,124 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { apiKeys, mailboxes, type ApiKeyRow, type MailboxRow } from "../../db/schema/index.ts";
+import { notFound } from "../../src/errors.ts";
+import { newId } from "../../src/domain/ids.ts";
+import { issueSecret } from "../../src/auth/tokens.ts";
+import type { KeyStore } from "../../src/auth/key-store.ts";
+import type { ActorDefinition } from "../runtime/index.ts";
+import { SlidingWindow, type RateDecision } from "./rate-window.ts";
+
+export const MAILBOX_ACTOR = "mailbox";
+
+/** Commands are plain data so that a placement may carry them to another node. */
+export type MailboxCommand =
+  | { type: "get" }
+  | { type: "setStatus"; status: "active" | "disabled" }
+  | { type: "issueKey"; name: string; scope: "mailbox" }
+  | { type: "revokeKey"; keyId: string }
+  | { type: "admit"; keyId: string };
+
+export interface MailboxState {
+  mailbox: MailboxRow;
+  /** Per API key call windows of this mailbox's keys. */
+  windows: Map<string, SlidingWindow>;
+}
+
+export interface MailboxActorDeps {
+  db: Db;
+  keys: KeyStore;
+  /** Tells the other nodes that a key was revoked (their caches drop it at once). */
+  announceRevoked(keyId: string): void;
+  rateLimit: { limit: number; windowMs: number };
+}
+
+export type IssuedKey = { apiKey: ApiKeyRow; token: string };
+
+/**
+ * The single writer of a mailbox: its settings, its API keys and its rate windows.
+ * Reads of the mailbox itself are answered from the state it keeps, which is exact
+ * because nothing else writes the row.
+ */
+export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxState, MailboxCommand, unknown> {
+  const { db } = deps;
+  return {
+    kind: MAILBOX_ACTOR,
+
+    async activate(id) {
+      const [mailbox] = await db.select().from(mailboxes).where(eq(mailboxes.id, id)).limit(1);
+      if (!mailbox) throw notFound("mailbox", id);
+      return { mailbox, windows: new Map() };
+    },
+
+    async handle(state, cmd) {
+      switch (cmd.type) {
+        case "get":
+          return state.mailbox;
+
+        case "setStatus": {
+          if (state.mailbox.status === cmd.status) return state.mailbox;
+          const [row] = await db
+            .update(mailboxes)
+            .set({ status: cmd.status, updatedAt: new Date() })
+            .where(eq(mailboxes.id, state.mailbox.id))
+            .returning();
+          state.mailbox = row!;
+          return row;
+        }
+
+        case "issueKey": {
+          const id = newId();
+          const { token, digest } = issueSecret(id);
+          const [apiKey] = await db
+            .insert(apiKeys)
+            .values({ id, mailboxId: state.mailbox.id, name: cmd.name, scope: cmd.scope, status: "active", secretDigest: digest })
+            .returning();
+          deps.keys.invalidate(id);
+          return { apiKey: apiKey!, token } satisfies IssuedKey;
+        }
+
+        case "revokeKey": {
+          const where = and(eq(apiKeys.id, cmd.keyId), eq(apiKeys.mailboxId, state.mailbox.id));
+          const [current] = await db.select().from(apiKeys).where(where).limit(1);
+          if (!current) throw notFound("api key", cmd.keyId);
+          if (current.status === "revoked") return current;
+          const [revoked] = await db.update(apiKeys).set({ status: "revoked", revokedAt: new Date() }).where(where).returning();
+          deps.keys.invalidate(cmd.keyId, {
+            id: revoked!.id,
+            mailboxId: revoked!.mailboxId,
+            status: "revoked",
+            digest: Buffer.from(revoked!.secretDigest, "hex"),
+          });
+          deps.announceRevoked(cmd.keyId);
+          state.windows.delete(cmd.keyId);
+          return revoked;
+        }
+
+        case "admit": {
+          let window = state.windows.get(cmd.keyId);
+          if (!window) {
+            window = new SlidingWindow(deps.rateLimit.limit, deps.rateLimit.windowMs);
+            state.windows.set(cmd.keyId, window);
+          }
+          return window.take(performance.now()) satisfies RateDecision;
+        }
+
+        default:
+          return assertNever(cmd);
+      }
+    },
+
+    // Passivating would forget the call windows and hand a key a fresh quota.
+    canPassivate(state) {
+      const now = performance.now();
+      for (const [keyId, window] of state.windows) {
+        if (window.isIdle(now)) state.windows.delete(keyId);
+      }
+      return state.windows.size === 0;
+    },
+  };
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unhandled mailbox command ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,192 @@
+/**
+ * One live actor: its state, its inbox and the lifecycle that guarantees
+ * handlers run one at a time, in arrival order, and never against state that
+ * is not (or no longer) loaded.
+ *
+ *   new ──1st message──▶ activating ──ok──▶ active ──idle / shutdown──▶ passivating
+ *                          │     ▲                                          │
+ *                          │     └────────── messages arrived meanwhile ────┤
+ *                          │                                                ▼
+ *                          └──activate() threw──▶ removed ◀──── nothing waiting
+ *
+ * The cell stays registered while passivating, so a message that arrives then
+ * queues behind the passivation and triggers a fresh activation instead of
+ * running against released state or starting a second copy of the actor.
+ */
+import { ActorScopedLogger, safeLog } from "./logger.ts";
+import { Envelope, SerialInbox, type EnvelopeOwner } from "./serial-inbox.ts";
+import { ActorActivationError, type ActorContext, type ActorDefinition, type ActorLogger } from "./types.ts";
+
+// Method syntax in ActorDefinition makes any concrete definition assignable here.
+export type AnyActorDefinition = ActorDefinition<unknown, unknown, unknown>;
+
+/** What a cell reports to the system that owns it. */
+export interface CellHost {
+  readonly logger: ActorLogger;
+  /** The cell is active with nothing running or queued. */
+  onQuiescent(cell: ActorCell): void;
+  /** The cell left memory (passivated with nothing waiting, or activation failed). */
+  onRemoved(cell: ActorCell): void;
+}
+
+type Status = "new" | "activating" | "active" | "passivating" | "removed";
+
+export class ActorCell implements EnvelopeOwner {
+  readonly kind: string;
+  readonly inbox = new SerialInbox();
+  readonly logger: ActorLogger;
+  private readonly ctx: ActorContext;
+  private status: Status = "new";
+  private state: unknown = undefined;
+  /** A message loop is scheduled or running; at most one exists per cell. */
+  private looping = false;
+  private lastActiveAt = 0;
+  /** Bound once so scheduling the loop allocates nothing per batch. */
+  private readonly runLoop: () => void;
+
+  constructor(
+    private readonly def: AnyActorDefinition,
+    readonly id: string,
+    private readonly host: CellHost,
+  ) {
+    this.kind = def.kind;
+    this.logger = new ActorScopedLogger(host.logger, def.kind, id);
+    this.ctx = { id, kind: def.kind, logger: this.logger };
+    this.runLoop = () => {
+      this.loop().catch((err: unknown) => {
+        // Unreachable unless a host callback throws; never let it become an unhandled rejection.
+        this.looping = false;
+        safeLog(this.logger, "error", { err }, "actor message loop crashed");
+      });
+    };
+  }
+
+  /** Queues a message whose reply (or error) the caller awaits. `timeoutMs` 0 means no timeout. */
+  ask(msg: unknown, timeoutMs: number): Promise<unknown> {
+    const env = new Envelope(this, msg);
+    const reply = new Promise<unknown>((resolve, reject) => {
+      env.resolve = resolve;
+      env.reject = reject;
+    });
+    if (timeoutMs > 0) env.armTimeout(timeoutMs);
+    this.enqueue(env);
+    return reply;
+  }
+
+  /** Queues a message nobody awaits; its failure is logged by the envelope. */
+  tell(msg: unknown): void {
+    this.enqueue(new Envelope(this, msg));
+  }
+
+  /** Active with nothing running or waiting: the only state in which passivation may start. */
+  isQuiescent(): boolean {
+    return this.status === "active" && !this.looping && this.inbox.length === 0;
+  }
+
+  /** Whether the idle sweep should passivate this actor now. */
+  isIdleFor(now: number, idleMs: number): boolean {
+    if (!this.isQuiescent() || now - this.lastActiveAt < idleMs) return false;
+    if (this.def.canPassivate === undefined) return true;
+    try {
+      return this.def.canPassivate(this.state, now) !== false;
+    } catch (err) {
+      // Keeping an actor too long costs memory; dropping it early may lose state. Prefer memory.
+      safeLog(this.logger, "error", { err }, "actor canPassivate threw; keeping it in memory");
+      return false;
+    }
+  }
+
+  /** Fails every waiting message (the running one, if any, is left to finish). */
+  failQueued(makeError: () => unknown): void {
+    this.inbox.failAll(makeError);
+  }
+
+  /**
+   * Releases the state. Callers must check isQuiescent() first; a cell that is
+   * not quiescent is left alone so passivate never overlaps a handler.
+   */
+  async passivate(): Promise<void> {
+    if (!this.isQuiescent()) return;
+    this.status = "passivating";
+    const state = this.state;
+    if (this.def.passivate !== undefined) {
+      try {
+        await this.def.passivate(this.id, state);
+      } catch (err) {
+        // There is nobody to hand this to; the state is dropped either way so the actor cannot wedge.
+        safeLog(this.logger, "error", { err }, "actor passivation failed; state dropped");
+      }
+    }
+    this.state = undefined;
+    if (this.inbox.length > 0) {
+      void this.activate();
+    } else {
+      this.status = "removed";
+      this.host.onRemoved(this);
+    }
+  }
+
+  private enqueue(env: Envelope): void {
+    this.inbox.push(env);
+    if (this.status === "active") {
+      if (!this.looping) this.schedule();
+    } else if (this.status === "new") {
+      // Activation starts only once the first message is queued: if activate()
+      // throws synchronously, that message is failed with it instead of stranded.
+      void this.activate();
+    }
+  }
+
+  private schedule(): void {
+    this.looping = true;
+    // A microtask rather than a direct call, so a handler never runs on its sender's stack.
+    queueMicrotask(this.runLoop);
+  }
+
+  private async activate(): Promise<void> {
+    this.status = "activating";
+    let state: unknown;
+    try {
+      state = await this.def.activate(this.id);
+    } catch (err) {
+      this.status = "removed";
+      // Unregister before failing the waiters so a retry from their handlers starts a fresh cell.
+      this.host.onRemoved(this);
+      safeLog(this.logger, "warn", { err }, "actor activation failed");
+      this.inbox.failAll(() => new ActorActivationError(this.kind, this.id, err));
+      return;
+    }
+    this.state = state;
+    this.status = "active";
+    this.lastActiveAt = Date.now();
+    if (this.inbox.length > 0) this.schedule();
+    else this.host.onQuiescent(this);
+  }
+
+  private async loop(): Promise<void> {
+    const { def, inbox, ctx } = this;
+    for (let env = inbox.shift(); env !== null; env = inbox.shift()) {
+      if (!env.begin()) continue; // settled while waiting (defensive: timed-out asks unlink themselves)
+      try {
+        let reply = def.handle(this.state, env.msg, ctx);
+        // Only await real thenables: an await on a plain value still costs a microtask turn.
+        if (isThenable(reply)) reply = await reply;
+        env.succeed(reply);
+      } catch (err) {
+        env.fail(new Error(String(err)));
+      }
+    }
+    this.looping = false;
+    this.lastActiveAt = Date.now();
+    this.host.onQuiescent(this);
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  if (value instanceof Promise) return true;
+  return (
+    value !== null &&
+    (typeof value === "object" || typeof value === "function") &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}

@@ -1,0 +1,21 @@
+/**
+ * Actor runtime: one live instance per (kind, id), messages handled one at a
+ * time in arrival order, state loaded on first use and released when idle.
+ * This is the only module callers import.
+ */
+export { ActorSystem } from "./system.ts";
+export { LocalPlacement, type Placement } from "./placement.ts";
+export {
+  ActorActivationError,
+  ActorError,
+  ActorStoppedError,
+  ActorTimeoutError,
+  UnknownActorKindError,
+  type ActorContext,
+  type ActorDefinition,
+  type ActorErrorOptions,
+  type ActorLogger,
+  type ActorSystemOptions,
+  type AskOptions,
+  type ShutdownOptions,
+} from "./types.ts";

@@ -1,0 +1,45 @@
+/**
+ * Placement: where a message for (kind, id) gets handled. Callers talk to a
+ * Placement, never to an ActorSystem directly, so the single-node deployment
+ * and a clustered one are interchangeable.
+ */
+import type { ActorSystem } from "./system.ts";
+import type { AskOptions } from "./types.ts";
+
+/**
+ * Routes every (kind, id) to exactly one live actor in the deployment.
+ *
+ * A NATS-based placement will implement this same interface: it routes each
+ * (kind, id) to exactly one node (which hosts the actor in its own
+ * ActorSystem) and forwards the message there. Messages and replies must
+ * therefore be plain JSON-serialisable data (no class instances, functions,
+ * Dates, Maps, Buffers or bigints), even when using LocalPlacement, so code
+ * written today keeps working when the placement changes.
+ */
+export interface Placement {
+  ask<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R>;
+  tell(kind: string, id: string, msg: unknown): void;
+  /** Stops accepting messages and finishes in-flight work. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/**
+ * Single-node placement: every actor lives in the given local system, so this
+ * only forwards. close() shuts that system down gracefully (same as
+ * system.shutdown(); calling both is fine).
+ */
+export class LocalPlacement implements Placement {
+  constructor(private readonly system: ActorSystem) {}
+
+  ask<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R> {
+    return this.system.ask<R>(kind, id, msg, opts);
+  }
+
+  tell(kind: string, id: string, msg: unknown): void {
+    this.system.tell(kind, id, msg);
+  }
+
+  close(): Promise<void> {
+    return this.system.shutdown();
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * The per-actor message queue and the envelope each message travels in.
+ *
+ * The queue is an intrusive doubly-linked list: the envelope is the node, so
+ * enqueue/dequeue allocate nothing extra, never shift() an array, and an ask
+ * that times out while still waiting can unlink itself in O(1). That keeps a
+ * backlog of abandoned asks from holding memory or inflating queueDepth.
+ */
+import { safeLog } from "./logger.ts";
+import type { ActorLogger } from "./types.ts";
+import { ActorTimeoutError } from "./types.ts";
+
+/** Waiting in an inbox. Invariant: an envelope is linked into its inbox iff it is QUEUED. */
+const QUEUED = 0;
+/** Taken by the message loop; the handler is running. */
+const RUNNING = 1;
+/** Its outcome is decided (replied, failed, timed out or rejected); later outcomes are dropped. */
+const SETTLED = 2;
+type Phase = typeof QUEUED | typeof RUNNING | typeof SETTLED;
+
+/** What an envelope needs from the actor it was sent to. */
+export interface EnvelopeOwner {
+  readonly kind: string;
+  readonly id: string;
+  readonly inbox: SerialInbox;
+  readonly logger: ActorLogger;
+}
+
+type Timer = ReturnType<typeof setTimeout>;
+
+export class Envelope {
+  prev: Envelope | null = null;
+  next: Envelope | null = null;
+  phase: Phase = QUEUED;
+  timer: Timer | undefined = undefined;
+  /** Both null for a tell: nobody awaits it, so failures are logged instead. */
+  resolve: ((value: unknown) => void) | null = null;
+  reject: ((reason: unknown) => void) | null = null;
+
+  constructor(
+    readonly owner: EnvelopeOwner,
+    readonly msg: unknown,
+  ) {}
+
+  /** Arms the ask timeout. The envelope is passed as the timer argument so no closure is allocated. */
+  armTimeout(timeoutMs: number): void {
+    this.timer = setTimeout(expire, timeoutMs, this, timeoutMs);
+  }
+
+  /** Called by the message loop right before the handler runs; false if it must be skipped. */
+  begin(): boolean {
+    if (this.phase !== QUEUED) return false;
+    this.phase = RUNNING;
+    return true;
+  }
+
+  succeed(value: unknown): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.phase === SETTLED) return; // the caller timed out; the reply has nowhere to go
+    this.phase = SETTLED;
+    if (this.resolve !== null) this.resolve(value);
+  }
+
+  fail(err: unknown): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    const { owner } = this;
+    if (this.phase === SETTLED) {
+      // The caller already got a timeout, but the failure itself is still news to an operator.
+      safeLog(owner.logger, "warn", { err }, "actor message failed after its ask timed out");
+      return;
+    }
+    this.phase = SETTLED;
+    if (this.reject !== null) this.reject(err);
+    else safeLog(owner.logger, "error", { err }, "actor tell failed");
+  }
+}
+
+/** Timer callback for an ask that got no reply in time. */
+function expire(env: Envelope, timeoutMs: number): void {
+  env.timer = undefined;
+  if (env.phase === SETTLED) return;
+  // Not started yet: take it out so it never runs. Already running: let it
+  // finish (we cannot interrupt it) but detach the caller from its result.
+  if (env.phase === QUEUED) env.owner.inbox.remove(env);
+  env.phase = SETTLED;
+  env.reject?.(new ActorTimeoutError(env.owner.kind, env.owner.id, timeoutMs));
+}
+
+/** FIFO of envelopes waiting for one actor. Not thread-safe, and needs not be: JS is single-threaded. */
+export class SerialInbox {
+  private head: Envelope | null = null;
+  private tail: Envelope | null = null;
+  private count = 0;
+
+  /** Messages waiting, not counting the one being handled. */
+  get length(): number {
+    return this.count;
+  }
+
+  push(env: Envelope): void {
+    env.prev = this.tail;
+    env.next = null;
+    if (this.tail === null) this.head = env;
+    else this.tail.next = env;
+    this.tail = env;
+    this.count++;
+  }
+
+  shift(): Envelope | null {
+    const env = this.head;
+    if (env === null) return null;
+    this.head = env.next;
+    if (this.head === null) this.tail = null;
+    else this.head.prev = null;
+    env.next = null;
+    this.count--;
+    return env;
+  }
+
+  remove(env: Envelope): void {
+    // Guard against an envelope that is no longer linked (double removal).
+    if (env.prev === null && this.head !== env) return;
+    if (env.prev === null) this.head = env.next;
+    else env.prev.next = env.next;
+    if (env.next === null) this.tail = env.prev;
+    else env.next.prev = env.prev;
+    env.prev = null;
+    env.next = null;
+    this.count--;
+  }
+
+  /** Empties the inbox, failing every waiting message with the error `makeError` builds for it. */
+  failAll(makeError: () => unknown): void {
+    let env = this.shift();
+    while (env !== null) {
+      env.fail(makeError());
+      env = this.shift();
+    }
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Public contracts of the actor runtime: what an actor kind provides, what the
+ * runtime hands back, and the typed errors callers map to HTTP answers.
+ * Nothing in here has behaviour beyond constructing errors.
+ */
+
+/** The subset of pino we use, so the runtime never depends on a logging library. */
+export interface ActorLogger {
+  debug(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/**
+ * One kind of actor (e.g. "mailbox"). The runtime keeps at most one live
+ * instance per (kind, id) and feeds it messages strictly one at a time, so
+ * `handle` may read-modify-write `state` without locks.
+ */
+export interface ActorDefinition<State, Msg, Reply = unknown> {
+  /** Unique name of this kind, used to route messages. */
+  kind: string;
+  /** Loads the actor's state; called on the first message after the actor was not in memory. */
+  activate(id: string): Promise<State>;
+  /** Processes one message. Never called concurrently for the same id. */
+  handle(state: State, msg: Msg, ctx: ActorContext): Promise<Reply> | Reply;
+  /** Flushes or releases state; called when the actor has been idle long enough, and on shutdown. */
+  passivate?(id: string, state: State): Promise<void> | void;
+  /**
+   * Return false to keep an idle actor in memory (e.g. it still holds live rate
+   * windows that would be lost). Re-checked on the next idle sweep; ignored on shutdown.
+   */
+  canPassivate?(state: State, now: number): boolean;
+}
+
+/** Per-actor information handed to `handle`; the logger already carries kind and id. */
+export interface ActorContext {
+  id: string;
+  kind: string;
+  logger: ActorLogger;
+}
+
+export interface AskOptions {
+  /**
+   * Milliseconds to wait for the reply; overrides the system default.
+   * 0 or Infinity disables the timeout (no timer is armed at all).
+   */
+  timeoutMs?: number;
+}
+
+export interface ActorSystemOptions {
+  /** An actor with no running or queued message for this long is passivated. Default 60_000; Infinity disables passivation. */
+  idleMs?: number;
+  /** Default `ask` timeout. Default 10_000; 0 or Infinity disables it. */
+  askTimeoutMs?: number;
+  /** Default: warn/error to the console, debug dropped. */
+  logger?: ActorLogger;
+  /** How often the idle sweep runs. Default: half of idleMs, clamped to [1s, 30s]. */
+  sweepIntervalMs?: number;
+}
+
+export interface ShutdownOptions {
+  /** How long to wait for queued messages to be processed before rejecting them. Default 10_000. */
+  drainTimeoutMs?: number;
+}
+
+// ---------------------------------------------------------------------------
+// Errors. Each carries the (kind, id) it concerns, when there is one, so the
+// caller can log or map it without parsing the message.
+// ---------------------------------------------------------------------------
+
+export interface ActorErrorOptions {
+  kind?: string;
+  id?: string;
+  cause?: unknown;
+}
+
+/** Base of every error the runtime itself raises. Errors thrown by handlers are passed through untouched. */
+export class ActorError extends Error {
+  readonly kind: string | undefined;
+  readonly id: string | undefined;
+
+  constructor(message: string, options: ActorErrorOptions = {}) {
+    super(message, "cause" in options ? { cause: options.cause } : undefined);
+    // Set explicitly rather than via constructor.name, which bundlers may mangle.
+    this.name = "ActorError";
+    this.kind = options.kind;
+    this.id = options.id;
+  }
+}
+
+/** An `ask` got no reply in time. The message was skipped if it had not started yet. */
+export class ActorTimeoutError extends ActorError {
+  readonly timeoutMs: number;
+
+  constructor(kind: string, id: string, timeoutMs: number) {
+    super(`ask to ${kind}/${id} timed out after ${timeoutMs}ms`, { kind, id });
+    this.name = "ActorTimeoutError";
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The system is shutting down or stopped, so the message was not (or will not be) processed. */
+export class ActorStoppedError extends ActorError {
+  constructor(message = "actor system is stopped", options: ActorErrorOptions = {}) {
+    super(message, options);
+    this.name = "ActorStoppedError";
+  }
+}
+
+/** No definition was registered for the requested kind. */
+export class UnknownActorKindError extends ActorError {
+  constructor(kind: string) {
+    super(`unknown actor kind "${kind}"`, { kind });
+    this.name = "UnknownActorKindError";
+  }
+}
+
+/** The kind's `activate` threw; `cause` is the original error. */
+export class ActorActivationError extends ActorError {
+  constructor(kind: string, id: string, cause: unknown) {
+    super(`activation of ${kind}/${id} failed`, { kind, id, cause });
+    this.name = "ActorActivationError";
+  }
+}

@@ -1,0 +1,61 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "./schema/index.ts";
+
+export { schema };
+
+/** The one database type the rest of the code sees, whichever driver is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export interface Database {
+  db: Db;
+  driver: "postgres" | "pglite";
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  inMemory?: boolean;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const client = postgres(opts.databaseUrl, {
+      max: opts.poolSize ?? 10,
+      onnotice: () => {},
+      // Fail fast instead of hanging start-up when the server is down.
+      connect_timeout: 10,
+      connection: { application_name: "mailroom" },
+    });
+    const db = drizzlePostgres(client, { schema }) as unknown as Db;
+    return {
+      db,
+      driver: "postgres",
+      ping: async () => void (await db.execute(sql`select 1`)),
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  let dir: string | undefined;
+  if (!opts.inMemory) {
+    dir = join(opts.dataDir, "pglite");
+    mkdirSync(dir, { recursive: true });
+  }
+  const client = await PGlite.create(dir ? { dataDir: dir } : {});
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    driver: "pglite",
+    ping: async () => void (await db.execute(sql`select 1`)),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,72 @@
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+
+export const accounts = pgTable("accounts", {
+  id: uuid("id").primaryKey(),
+  slug: text("slug").notNull().unique("accounts_slug_key"),
+  displayName: text("display_name").notNull(),
+  status: text("status").notNull().default("active"),
+  createdAt: createdAt(),
+});
+
+export const mailboxes = pgTable(
+  "mailboxes",
+  {
+    id: uuid("id").primaryKey(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull(),
+    kind: text("kind").notNull(),
+    emailAddress: text("email_address").notNull().unique("mailboxes_email_address_key"),
+    protocolHost: text("protocol_host").notNull().unique("mailboxes_protocol_host_key"),
+    status: text("status").notNull().default("active"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // The (account_id, slug) unique index also serves "mailboxes of an account" look-ups.
+  (t) => [uniqueIndex("mailboxes_account_slug_key").on(t.accountId, t.slug)],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey(),
+    mailboxId: uuid("mailbox_id")
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    scope: text("scope").notNull(),
+    status: text("status").notNull().default("active"),
+    /** Hex SHA-256 of the secret; the secret itself is never stored. */
+    secretDigest: text("secret_digest").notNull(),
+    createdAt: createdAt(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("api_keys_mailbox_idx").on(t.mailboxId)],
+);
+
+export const actions = pgTable(
+  "actions",
+  {
+    id: uuid("id").primaryKey(),
+    mailboxId: uuid("mailbox_id")
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    parameterSchema: jsonb("parameter_schema").notNull(),
+    responseSchema: jsonb("response_schema").notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("actions_mailbox_name_key").on(t.mailboxId, t.name)],
+);
+
+export type AccountRow = typeof accounts.$inferSelect;
+export type MailboxRow = typeof mailboxes.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type ActionRow = typeof actions.$inferSelect;

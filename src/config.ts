@@ -1,0 +1,131 @@
+import { hostname } from "node:os";
+import { resolve } from "node:path";
+
+/**
+ * Every setting of the runtime contract plus our own additions, parsed once at boot.
+ * Nothing else in the codebase reads process.env: pass a Config down instead.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  smtpPort: number;
+  adminToken: string | undefined;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  natsUrl: string | undefined;
+  mailDomain: string;
+  agentDomain: string;
+  smtpRelayUrl: string | undefined;
+  webhookRetryDelays: number[];
+  replyTokenTtlSeconds: number;
+  allowPrivateWebhookTargets: boolean;
+  // Our additions (documented in the README settings table).
+  nodeId: string;
+  logLevel: string;
+  apiKeyRateLimit: number;
+  apiKeyRateWindowSeconds: number;
+  authCacheTtlMs: number;
+  idempotencyTtlSeconds: number;
+  idempotencyLeaseSeconds: number;
+  actorIdleSeconds: number;
+  shutdownTimeoutSeconds: number;
+  /** PGlite only: keep the embedded database in memory instead of under DATA_DIR (tests). */
+  pgliteInMemory: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const str = (name: string, fallback: string) => {
+    const v = env[name];
+    return v === undefined || v === "" ? fallback : v;
+  };
+  const opt = (name: string) => {
+    const v = env[name];
+    return v === undefined || v === "" ? undefined : v;
+  };
+  const int = (name: string, fallback: number, min: number, max: number) => {
+    const raw = opt(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean) => {
+    const raw = opt(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (["1", "true", "yes", "on"].includes(raw)) return true;
+    if (["0", "false", "no", "off"].includes(raw)) return false;
+    problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  };
+  const url = (name: string, protocols: string[]) => {
+    const raw = opt(name);
+    if (raw === undefined) return undefined;
+    try {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) problems.push(`${name} must use ${protocols.join(" or ")}, got "${u.protocol}"`);
+    } catch {
+      problems.push(`${name} is not a valid URL`);
+    }
+    return raw;
+  };
+  const domain = (name: string, fallback: string) => {
+    const v = str(name, fallback).toLowerCase();
+    if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(v)) {
+      problems.push(`${name} must be a domain name, got "${v}"`);
+    }
+    return v;
+  };
+
+  const delaysRaw = str("WEBHOOK_RETRY_DELAYS", "10,20,30,40,60");
+  const webhookRetryDelays = delaysRaw.split(",").map((s) => Number(s.trim()));
+  if (webhookRetryDelays.length === 0 || webhookRetryDelays.some((n) => !Number.isFinite(n) || n < 0)) {
+    problems.push(`WEBHOOK_RETRY_DELAYS must be comma-separated non-negative seconds, got "${delaysRaw}"`);
+  }
+
+  const adminToken = opt("ADMIN_TOKEN");
+  if (adminToken !== undefined && !/^[\x21-\x7e]{16,512}$/.test(adminToken)) {
+    problems.push("ADMIN_TOKEN must be 16 to 512 printable ASCII characters without spaces");
+  }
+
+  const config: Config = {
+    port: int("PORT", 3000, 0, 65535),
+    host: str("HOST", "0.0.0.0"),
+    smtpPort: int("SMTP_PORT", 2525, 0, 65535),
+    adminToken,
+    databaseUrl: url("DATABASE_URL", ["postgres:", "postgresql:"]),
+    dataDir: resolve(str("DATA_DIR", "./data")),
+    natsUrl: url("NATS_URL", ["nats:", "tls:", "ws:", "wss:"]),
+    mailDomain: domain("MAIL_DOMAIN", "mail.localhost"),
+    agentDomain: domain("AGENT_DOMAIN", "agents.localhost"),
+    smtpRelayUrl: url("SMTP_RELAY_URL", ["smtp:", "smtps:"]),
+    webhookRetryDelays,
+    replyTokenTtlSeconds: int("REPLY_TOKEN_TTL_SECONDS", 2_592_000, 1, 10 * 365 * 86_400),
+    allowPrivateWebhookTargets: bool("ALLOW_PRIVATE_WEBHOOK_TARGETS", false),
+    nodeId: str("NODE_ID", `${hostname()}-${process.pid}`),
+    logLevel: str("LOG_LEVEL", "info"),
+    apiKeyRateLimit: int("API_KEY_RATE_LIMIT", 600, 1, 10_000_000),
+    apiKeyRateWindowSeconds: int("API_KEY_RATE_WINDOW_SECONDS", 600, 1, 86_400),
+    // The revoke promise is "no cache outlives a revoke by more than a second".
+    authCacheTtlMs: int("AUTH_CACHE_TTL_MS", 1000, 0, 1000),
+    idempotencyTtlSeconds: int("IDEMPOTENCY_TTL_SECONDS", 86_400, 86_400, 30 * 86_400),
+    idempotencyLeaseSeconds: int("IDEMPOTENCY_LEASE_SECONDS", 60, 1, 3600),
+    actorIdleSeconds: int("ACTOR_IDLE_SECONDS", 60, 1, 86_400),
+    shutdownTimeoutSeconds: int("SHUTDOWN_TIMEOUT_SECONDS", 10, 1, 600),
+    pgliteInMemory: bool("PGLITE_IN_MEMORY", false),
+  };
+  if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(config.logLevel)) {
+    problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  - ${problems.join("\n  - ")}`);
+  return config;
+}

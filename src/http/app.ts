@@ -1,0 +1,36 @@
+import { Elysia } from "elysia";
+import type { Mailboxes } from "../../actors/mailbox/client.ts";
+import type { Db } from "../../db/client.ts";
+import type { Authenticator } from "../auth/authenticate.ts";
+import type { Accounts } from "../domain/accounts.ts";
+import type { Logger } from "../log.ts";
+import { accountRoutes } from "./accounts/index.ts";
+import { apiKeyRoutes } from "./api-keys/index.ts";
+import { healthRoutes, type HealthDeps } from "./health.ts";
+import type { IdempotencyStore } from "./idempotency.ts";
+import { mailboxRoutes } from "./mailboxes/index.ts";
+import { openapiRoutes } from "./openapi.ts";
+import { requestPipeline } from "./pipeline.ts";
+
+export interface HttpDeps {
+  db: Db;
+  accounts: Accounts;
+  mailboxes: Mailboxes;
+  authenticator: Authenticator;
+  idempotency: IdempotencyStore;
+  health: HealthDeps;
+  log: Logger;
+  version: string;
+}
+
+/** The Elysia root: the request pipeline first, then one module per resource group. */
+export function createHttpApp(deps: HttpDeps) {
+  const app: Elysia<any, any, any, any, any, any, any> = new Elysia({ name: "mailroom" })
+    .use(requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024 }))
+    .use(healthRoutes(deps.health))
+    .use(openapiRoutes(() => app, { version: deps.version }))
+    .use(accountRoutes(deps.accounts))
+    .use(mailboxRoutes(deps.mailboxes))
+    .use(apiKeyRoutes(deps.mailboxes, deps.db));
+  return app;
+}

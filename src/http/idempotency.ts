@@ -1,0 +1,111 @@
+import { createHash } from "node:crypto";
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { idempotencyKeys } from "../../db/schema/index.ts";
+import { AppError } from "../errors.ts";
+
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+const KEY_RE = /^[\x20-\x7e]{1,255}$/;
+
+/** null when absent; throws validation_error when present but not 1-255 printable characters. */
+export function readIdempotencyKey(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  if (!KEY_RE.test(value)) {
+    throw new AppError("validation_error", "Idempotency-Key must be 1 to 255 printable ASCII characters", {
+      fields: [{ path: "headers.idempotency-key", message: "must be 1 to 255 printable ASCII characters" }],
+    });
+  }
+  return value;
+}
+
+/** Same method, path (with query) and JSON body, whatever the key order or white space. */
+export function fingerprint(method: string, pathWithQuery: string, body: unknown): string {
+  return createHash("sha256").update(`${method}\n${pathWithQuery}\n${canonicalJson(body)}`).digest("hex");
+}
+
+function canonicalJson(v: unknown): string {
+  if (v === undefined) return "";
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  const obj = v as Record<string, unknown>;
+  return `{${Object.keys(obj)
+    .sort()
+    .filter((k) => obj[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`)
+    .join(",")}}`;
+}
+
+export interface Claim {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  claimedAt: Date;
+}
+
+export type ClaimResult = { kind: "claimed"; claim: Claim } | { kind: "replay"; status: number; body: string };
+
+/**
+ * The claim lives in the database, so two requests with one key never both run, on one
+ * node or several. A claim is a lease: a node that dies mid-request frees the key after
+ * `leaseSeconds` instead of blocking it for the whole retention time.
+ */
+export class IdempotencyStore {
+  constructor(
+    private readonly db: Db,
+    private readonly ttlSeconds: number,
+    private readonly leaseSeconds: number,
+  ) {}
+
+  async claim(scope: string, key: string, fp: string): Promise<ClaimResult> {
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);
+    const inserted = await this.db
+      .insert(idempotencyKeys)
+      .values({ scope, key, fingerprint: fp, state: "running", claimedAt: now, createdAt: now, expiresAt })
+      .onConflictDoNothing()
+      .returning({ claimedAt: idempotencyKeys.claimedAt });
+    if (inserted[0]) return { kind: "claimed", claim: { scope, key, fingerprint: fp, claimedAt: inserted[0].claimedAt } };
+
+    const [row] = await this.db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)))
+      .limit(1);
+    if (!row) return this.claim(scope, key, fp); // expired and swept in between: try again
+
+    const expired = row.expiresAt <= now;
+    const leaseOver = row.state === "running" && row.claimedAt.getTime() + this.leaseSeconds * 1000 <= now.getTime();
+    if (expired || leaseOver) {
+      // Take the row over only if nobody else did since we read it (compare-and-set on claimed_at).
+      const taken = await this.db
+        .update(idempotencyKeys)
+        .set({ fingerprint: fp, state: "running", statusCode: null, responseBody: null, claimedAt: now, createdAt: now, expiresAt })
+        .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claimedAt, row.claimedAt)))
+        .returning({ claimedAt: idempotencyKeys.claimedAt });
+      if (taken[0]) return { kind: "claimed", claim: { scope, key, fingerprint: fp, claimedAt: taken[0].claimedAt } };
+      return this.claim(scope, key, fp);
+    }
+    if (row.fingerprint !== fp) {
+      throw new AppError("idempotency_key_reused", "this Idempotency-Key was already used with a different request", { idempotency_key: key });
+    }
+    if (row.state === "running") {
+      throw new AppError("idempotency_key_in_use", "a request with this Idempotency-Key is still being processed; retry later", { idempotency_key: key }, { "Retry-After": "1" });
+    }
+    return { kind: "replay", status: row.statusCode ?? 200, body: row.responseBody ?? "" };
+  }
+
+  async complete(claim: Claim, status: number, body: string): Promise<void> {
+    await this.db
+      .update(idempotencyKeys)
+      .set({ state: "done", statusCode: status, responseBody: body })
+      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.claimedAt, claim.claimedAt)));
+  }
+
+  /** Deletes records past their retention, a bounded batch at a time. */
+  async sweep(batch = 1000): Promise<number> {
+    const res = await this.db.execute(sql`
+      delete from ${idempotencyKeys}
+      where (scope, key) in (select scope, key from ${idempotencyKeys} where ${lt(idempotencyKeys.expiresAt, new Date())} limit ${batch})`);
+    return (res as { count?: number; affectedRows?: number }).count ?? (res as { affectedRows?: number }).affectedRows ?? 0;
+  }
+}

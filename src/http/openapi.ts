@@ -1,0 +1,131 @@
+import { toOpenAPISchema } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import { authRuleFor } from "./route-auth.ts";
+
+const ERROR_RESPONSES: Record<string, string> = {
+  "400": "The request is invalid (`validation_error`, `invalid_json`)",
+  "401": "No usable credentials (`missing_authorization`, `invalid_authorization`, `invalid_token`)",
+  "403": "The credentials are not allowed here (`forbidden`)",
+  "404": "The resource does not exist (`not_found`)",
+  "409": "Conflict (`slug_taken`, `idempotency_key_reused`, `idempotency_key_in_use`)",
+  "413": "The body is too large (`payload_too_large`)",
+  "429": "The API key's call window is used up (`rate_limit_exceeded`); see Retry-After",
+  "500": "Unexpected server fault (`internal_error`)",
+};
+
+const ERROR_SCHEMA = {
+  type: "object",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message", "details"],
+      properties: {
+        code: { type: "string", description: "stable machine-readable code" },
+        message: { type: "string" },
+        details: { type: "object", additionalProperties: true },
+      },
+    },
+  },
+};
+
+type Operation = { responses?: Record<string, unknown>; security?: unknown[]; parameters?: unknown[]; [k: string]: unknown };
+
+/**
+ * GET /openapi.json and GET /docs. The paths and schemas come from the routes' TypeBox
+ * schemas; security and the error responses come from the route table, so neither is
+ * written by hand per route.
+ */
+export function openapiRoutes(getApp: () => Elysia<any, any, any, any, any, any, any>, info: { version: string }) {
+  let cached: { routes: number; doc: unknown } | undefined;
+  const build = () => {
+    const app = getApp();
+    const { paths, components } = toOpenAPISchema(app as never, { paths: ["/openapi.json", "/docs"] }, undefined, undefined, "3.1.0") as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    for (const [path, ops] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        decorate(op, method.toUpperCase(), path);
+      }
+    }
+    return {
+      openapi: "3.1.0",
+      info: {
+        title: "Mailroom API",
+        version: info.version,
+        description: "Mailboxes for software agents: email, an agent-to-agent protocol and signed webhooks behind one HTTP API. Every error uses the envelope `{error:{code,message,details}}`.",
+      },
+      tags: [{ name: "Accounts" }, { name: "Mailboxes" }, { name: "API keys" }, { name: "Utility" }],
+      paths,
+      components: {
+        schemas: { ...components.schemas, Error: ERROR_SCHEMA },
+        responses: Object.fromEntries(
+          Object.entries(ERROR_RESPONSES).map(([status, description]) => [`Error${status}`, { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } }]),
+        ),
+        securitySchemes: {
+          adminToken: { type: "http", scheme: "bearer", description: "The operator's ADMIN_TOKEN." },
+          mailboxKey: { type: "http", scheme: "bearer", bearerFormat: "svc_{keyId}.{secret}", description: "An API key of one mailbox." },
+        },
+      },
+    };
+  };
+
+  return new Elysia({ name: "openapi" })
+    .get(
+      "/openapi.json",
+      () => {
+        const routes = getApp().routes.length;
+        if (!cached || cached.routes !== routes) cached = { routes, doc: build() };
+        return cached.doc;
+      },
+      { detail: { hide: true } },
+    )
+    .get("/docs", () => new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }), { detail: { hide: true } });
+}
+
+function decorate(op: Operation, method: string, openapiPath: string): void {
+  const route = openapiPath.replace(/\{([^}]+)\}/g, ":$1");
+  const rule = authRuleFor(method, route);
+  const responses = (op.responses ??= {});
+  const add = (status: string) => {
+    responses[status] ??= { $ref: `#/components/responses/Error${status}` };
+  };
+  if (rule.level === "admin") op.security = [{ adminToken: [] }];
+  else if (rule.level === "mailbox") op.security = [{ adminToken: [] }, { mailboxKey: [] }];
+  else op.security = [];
+  const hasInput = (op.parameters?.length ?? 0) > 0 || op.requestBody !== undefined;
+  if (hasInput || method !== "GET") add("400");
+  if (rule.level !== "public") {
+    add("401");
+    add("403");
+    add("404");
+  }
+  if (rule.level === "mailbox") add("429");
+  if (method !== "GET") {
+    add("409");
+    if (op.requestBody !== undefined) add("413");
+    (op.parameters ??= []).push({
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description: "1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours.",
+      schema: { type: "string", minLength: 1, maxLength: 255 },
+    });
+  }
+  add("500");
+}
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>Mailroom API reference</title>
+</head>
+<body>
+  <noscript>The API reference needs JavaScript. The raw document is at <a href="/openapi.json">/openapi.json</a>.</noscript>
+  <script id="api-reference" data-url="/openapi.json"></script>
+  <script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference@1/dist/browser/standalone.min.js"></script>
+</body>
+</html>`;

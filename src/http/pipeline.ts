@@ -1,0 +1,130 @@
+import { Elysia } from "elysia";
+import type { Mailboxes } from "../../actors/mailbox/client.ts";
+import type { Authenticator, Principal } from "../auth/authenticate.ts";
+import { AppError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { renderError } from "./errors.ts";
+import { fingerprint, IDEMPOTENCY_HEADER, readIdempotencyKey, type Claim, type IdempotencyStore } from "./idempotency.ts";
+import { authRuleFor } from "./route-auth.ts";
+
+export interface PipelineDeps {
+  authenticator: Authenticator;
+  mailboxes: Mailboxes;
+  idempotency: IdempotencyStore;
+  log: Logger;
+  maxJsonBytes: number;
+}
+
+/** What the pipeline knows of one request, across its hooks. */
+interface RequestState {
+  id: string;
+  claim?: Claim;
+}
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+// Stands in for a body that was not valid JSON until the caller is authenticated:
+// an unauthenticated caller learns nothing about a route beyond "401".
+const BAD_JSON: unique symbol = Symbol("bad-json");
+
+/**
+ * The request pipeline every route runs through, in order:
+ * request id → JSON parse → auth (route table) → API-key rate window → mailbox scope →
+ * deferred JSON error → schema validation (Elysia) → idempotency claim → handler →
+ * idempotency record. Errors from any step become the envelope in one place.
+ */
+export function requestPipeline(deps: PipelineDeps) {
+  const state = new WeakMap<Request, RequestState>();
+  const stateOf = (request: Request): RequestState => {
+    let s = state.get(request);
+    if (!s) {
+      const given = request.headers.get("x-request-id");
+      s = { id: given && REQUEST_ID_RE.test(given) ? given : crypto.randomUUID() };
+      state.set(request, s);
+    }
+    return s;
+  };
+
+  return new Elysia({ name: "request-pipeline" })
+    .onRequest(({ request, set }) => {
+      set.headers["x-request-id"] = stateOf(request).id;
+    })
+    .onParse({ as: "global" }, async ({ request, contentType }) => {
+      if (!contentType?.toLowerCase().startsWith("application/json")) return;
+      const declared = Number(request.headers.get("content-length") ?? "0");
+      if (declared > deps.maxJsonBytes) throw new AppError("payload_too_large", `JSON bodies are limited to ${deps.maxJsonBytes} bytes`);
+      const text = await request.text();
+      if (text.length > deps.maxJsonBytes) throw new AppError("payload_too_large", `JSON bodies are limited to ${deps.maxJsonBytes} bytes`);
+      if (text.trim() === "") return null;
+      try {
+        return JSON.parse(text);
+      } catch {
+        return BAD_JSON;
+      }
+    })
+    .derive({ as: "global" }, async ({ request, route, params, body, headers, path, set }) => {
+      const rule = authRuleFor(request.method, route);
+      let principal: Principal | null = null;
+      if (rule.level !== "public") {
+        principal = await deps.authenticator.authenticate(headers.authorization);
+        if (principal.kind === "key") {
+          const decision = await deps.mailboxes.admit(principal.mailboxId, principal.keyId);
+          set.headers["x-ratelimit-limit"] = String(decision.limit);
+          set.headers["x-ratelimit-remaining"] = String(decision.remaining);
+          set.headers["x-ratelimit-reset"] = String(Math.ceil(decision.resetInMs / 1000));
+          if (!decision.allowed) {
+            throw new AppError("rate_limit_exceeded", `this API key may make ${decision.limit} calls per window; retry later`, { limit: decision.limit }, { "Retry-After": String(Math.max(1, Math.ceil(decision.resetInMs / 1000))) });
+          }
+          if (rule.level === "admin") throw new AppError("forbidden", "this endpoint needs the admin token; mailbox API keys are refused");
+          if (rule.level === "mailbox") {
+            const target = await rule.mailboxOf(params as Record<string, string | undefined>);
+            if (target?.toLowerCase() !== principal.mailboxId) throw new AppError("forbidden", "this API key is not valid for that mailbox");
+          }
+        }
+      }
+      if ((body as unknown) === BAD_JSON) throw new AppError("invalid_json", "the request body is not valid JSON");
+
+      let idempotency: { key: string; fingerprint: string } | null = null;
+      if (MUTATING.has(request.method)) {
+        const key = readIdempotencyKey(headers[IDEMPOTENCY_HEADER]);
+        if (key !== null) {
+          const url = request.url;
+          const query = url.indexOf("?");
+          idempotency = { key, fingerprint: fingerprint(request.method, query < 0 ? path : path + url.slice(query), body) };
+        }
+      }
+      return { principal, idempotency };
+    })
+    .onBeforeHandle({ as: "global" }, async ({ request, principal, idempotency }) => {
+      if (!idempotency) return;
+      const scope = principal?.kind === "key" ? `key:${principal.keyId}` : principal?.kind === "admin" ? "admin" : "public";
+      const result = await deps.idempotency.claim(scope, idempotency.key, idempotency.fingerprint);
+      const s = stateOf(request);
+      if (result.kind === "claimed") {
+        s.claim = result.claim;
+        return;
+      }
+      return new Response(result.body, {
+        status: result.status,
+        headers: { "content-type": "application/json;charset=utf-8", "x-idempotent-replay": "true", "x-request-id": s.id },
+      });
+    })
+    .onAfterHandle({ as: "global" }, async ({ request, responseValue, set }) => {
+      const claim = state.get(request)?.claim;
+      if (!claim) return;
+      const status = typeof set.status === "number" ? set.status : 200;
+      await deps.idempotency.complete(claim, status, JSON.stringify(responseValue ?? null));
+    })
+    .onError({ as: "global" }, async ({ request, code, error, set, path }) => {
+      const s = stateOf(request);
+      const rendered = renderError(error, code, { method: request.method, path, requestId: s.id, log: deps.log });
+      set.status = rendered.status;
+      for (const [k, v] of Object.entries(rendered.headers)) set.headers[k] = v;
+      set.headers["x-request-id"] = s.id;
+      if (s.claim) {
+        // The handler ran (or started): its outcome, error included, is what a retry replays.
+        await deps.idempotency.complete(s.claim, rendered.status, JSON.stringify(rendered.body)).catch((err) => deps.log.error({ err, requestId: s.id }, "could not record idempotent response"));
+      }
+      return rendered.body;
+    });
+}

@@ -1,0 +1,40 @@
+/**
+ * The auth level of every route, in one table. The request guard reads it for every
+ * request; the OpenAPI document takes each operation's security from it; a test checks that
+ * it names exactly the routes the app serves, so a new route cannot go out without a level.
+ *
+ * - public:  no token.
+ * - admin:   the admin token only; mailbox keys get 403 forbidden.
+ * - mailbox: the admin token, or an API key of the mailbox the route concerns (another
+ *            mailbox's key gets 403 forbidden). `mailboxOf` names that mailbox.
+ */
+export type AuthRule =
+  | { level: "public" }
+  | { level: "admin" }
+  | { level: "mailbox"; mailboxOf: (params: Record<string, string | undefined>) => string | undefined | Promise<string | undefined> };
+
+const PUBLIC: AuthRule = { level: "public" };
+const ADMIN: AuthRule = { level: "admin" };
+const mailboxParam = (name: string): AuthRule => ({ level: "mailbox", mailboxOf: (p) => p[name] });
+
+export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
+  "GET /health": PUBLIC,
+  "GET /openapi.json": PUBLIC,
+  "GET /docs": PUBLIC,
+
+  "POST /v1/accounts": ADMIN,
+  "GET /v1/accounts/:accountId": ADMIN,
+  "GET /v1/accounts/:accountId/mailboxes": ADMIN,
+  "POST /v1/accounts/:accountId/mailboxes": ADMIN,
+
+  "GET /v1/mailboxes/:mailboxId": mailboxParam("mailboxId"),
+  "POST /v1/mailboxes/:mailboxId/disable": mailboxParam("mailboxId"),
+  "POST /v1/mailboxes/:mailboxId/enable": mailboxParam("mailboxId"),
+
+  "POST /v1/mailboxes/:mailboxId/api-keys": ADMIN,
+  "GET /v1/mailboxes/:mailboxId/api-keys": ADMIN,
+  "POST /v1/mailboxes/:mailboxId/api-keys/:keyId/revoke": ADMIN,
+};
+
+/** Unknown routes fail closed: they need the admin token. */
+export const authRuleFor = (method: string, route: string): AuthRule => ROUTE_AUTH[`${method} ${route}`] ?? ADMIN;

@@ -1,0 +1,125 @@
+import { Mailboxes } from "../actors/mailbox/client.ts";
+import { mailboxActor } from "../actors/mailbox/actor.ts";
+import { ActorSystem, LocalPlacement } from "../actors/runtime/index.ts";
+import { openDatabase, type Database } from "../db/client.ts";
+import { migrate } from "../db/migrate.ts";
+import pkg from "../package.json" with { type: "json" };
+import { resolveAdminToken } from "./auth/admin-token.ts";
+import { Authenticator } from "./auth/authenticate.ts";
+import { KeyStore } from "./auth/key-store.ts";
+import { connectBus } from "./cluster/bus.ts";
+import type { Config } from "./config.ts";
+import { Accounts } from "./domain/accounts.ts";
+import { createHttpApp } from "./http/app.ts";
+import { IdempotencyStore } from "./http/idempotency.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { startSmtpIngress } from "./smtp/server.ts";
+
+export interface Service {
+  httpPort: number;
+  smtpPort: number;
+  adminToken: string;
+  log: Logger;
+  /** For tests and tools in this repository; not an API. */
+  internals: { database: Database; actors: ActorSystem; keys: KeyStore };
+  /** Drains and closes everything; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
+
+/** Composition root: config → db → cluster bus → actors → HTTP and SMTP. */
+export async function startService(config: Config, opts: { log?: Logger } = {}): Promise<Service> {
+  const log = opts.log ?? createLogger(config.logLevel, config.nodeId);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.pgliteInMemory });
+  const cleanups: (() => Promise<unknown> | unknown)[] = [() => database.close()];
+  const runCleanups = async () => {
+    for (const fn of cleanups.reverse()) {
+      try {
+        await fn();
+      } catch (err) {
+        log.warn({ err }, "error while stopping");
+      }
+    }
+  };
+
+  try {
+    const { applied } = await migrate(database.db);
+    if (applied > 0) log.info({ applied }, "database migrations applied");
+
+    const adminToken = resolveAdminToken(config.adminToken, config.dataDir, (token, path) => {
+      // Printed this once only; afterwards it is read from the file.
+      log.warn({ admin_token: token, path }, "generated an admin token; it is stored in the data directory and will not be printed again");
+    });
+
+    const keys = new KeyStore(database.db, config.authCacheTtlMs);
+    const bus = await connectBus(config.natsUrl, config.nodeId, { onKeyRevoked: (id) => keys.invalidate(id) }, log);
+    cleanups.push(() => bus.close());
+
+    const actors = new ActorSystem({ idleMs: config.actorIdleSeconds * 1000, logger: log.child({ component: "actors" }) });
+    actors.register(
+      mailboxActor({
+        db: database.db,
+        keys,
+        announceRevoked: (id) => bus.announceRevoked(id),
+        rateLimit: { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowSeconds * 1000 },
+      }),
+    );
+    const placement = new LocalPlacement(actors);
+    cleanups.push(() => actors.shutdown({ drainTimeoutMs: config.shutdownTimeoutSeconds * 1000 }));
+
+    const idempotency = new IdempotencyStore(database.db, config.idempotencyTtlSeconds, config.idempotencyLeaseSeconds);
+    const sweep = setInterval(() => idempotency.sweep().catch((err) => log.warn({ err }, "idempotency sweep failed")), IDEMPOTENCY_SWEEP_MS);
+    sweep.unref();
+    cleanups.push(() => clearInterval(sweep));
+
+    let draining = false;
+    const app = createHttpApp({
+      db: database.db,
+      accounts: new Accounts(database.db, config),
+      mailboxes: new Mailboxes(placement),
+      authenticator: new Authenticator(adminToken, keys),
+      idempotency,
+      log,
+      version: pkg.version,
+      health: {
+        nodeId: config.nodeId,
+        mode: { database: database.driver, jobs: bus.mode === "nats" ? "nats" : "in-process" },
+        ping: () => database.ping(),
+        draining: () => draining,
+      },
+    }).compile();
+
+    const server = Bun.serve({
+      port: config.port,
+      hostname: config.host,
+      fetch: app.fetch,
+      maxRequestBodySize: 32 * 1024 * 1024,
+      idleTimeout: 60,
+    });
+    // Stop taking requests first, then let in-flight ones finish before the actors drain.
+    cleanups.push(async () => {
+      draining = true;
+      await server.stop(false);
+    });
+
+    const smtp = await startSmtpIngress({ host: config.host, port: config.smtpPort, hostname: config.mailDomain, log });
+    cleanups.push(() => smtp.close());
+
+    const httpPort = server.port ?? config.port;
+    log.info({ http_port: httpPort, smtp_port: smtp.port, node_id: config.nodeId, database: database.driver, jobs: bus.mode, version: pkg.version }, "ready");
+
+    let stopping: Promise<void> | undefined;
+    return {
+      httpPort,
+      smtpPort: smtp.port,
+      adminToken,
+      log,
+      internals: { database, actors, keys },
+      stop: () => (stopping ??= runCleanups()),
+    };
+  } catch (err) {
+    await runCleanups();
+    throw err;
+  }
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { loadConfig } from "../src/config.ts";
+import { startService, type Service } from "../src/service.ts";
+
+/**
+ * Starts the real service on free ports. It runs on embedded PGlite (in memory) and the
+ * in-process job mode, or on the real PostgreSQL / NATS when DATABASE_URL / NATS_URL are
+ * set. Tests isolate themselves with fresh slugs, never by mocking.
+ */
+export interface TestService {
+  url: string;
+  admin: string;
+  service: Service;
+  api: (method: string, path: string, opts?: RequestOpts) => Promise<ApiResponse>;
+  stop: () => Promise<void>;
+}
+
+export interface RequestOpts {
+  /** Bearer token; `null` sends no Authorization header. Defaults to the admin token. */
+  token?: string | null;
+  body?: unknown;
+  /** Sent as is (no JSON encoding). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export const usingPostgres = !!process.env.DATABASE_URL;
+export const usingNats = !!process.env.NATS_URL;
+
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(join(tmpdir(), "mailroom-test-"));
+  const admin = `test-admin-${randomBytes(16).toString("hex")}`;
+  const config = loadConfig({
+    PORT: "0",
+    SMTP_PORT: "0",
+    HOST: "127.0.0.1",
+    ADMIN_TOKEN: admin,
+    DATA_DIR: dataDir,
+    PGLITE_IN_MEMORY: "true",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: "true",
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...(process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL } : {}),
+    NODE_ID: `test-${randomBytes(3).toString("hex")}`,
+    ...env,
+  });
+  const service = await startService(config);
+  const url = `http://127.0.0.1:${service.httpPort}`;
+  const api = (method: string, path: string, opts: RequestOpts = {}) => request(url, admin, method, path, opts);
+  return {
+    url,
+    admin,
+    service,
+    api,
+    stop: async () => {
+      await service.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function request(baseUrl: string, admin: string, method: string, path: string, opts: RequestOpts = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...opts.headers };
+  const token = opts.token === undefined ? admin : opts.token;
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  let body: string | undefined;
+  if (opts.rawBody !== undefined) body = opts.rawBody;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) headers["content-type"] = "application/json";
+  const res = await fetch(baseUrl + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+export const uniqueSlug = (prefix = "t") => `${prefix}-${randomBytes(5).toString("hex")}`;
+
+/** An account with its primary mailbox, an agent mailbox and a key for each. */
+export async function seedAccount(t: TestService) {
+  const created = await t.api("POST", "/v1/accounts", { body: { slug: uniqueSlug("acct"), displayName: "Test Account" } });
+  if (created.status !== 201) throw new Error(`seed account failed: ${created.status} ${created.text}`);
+  const account = created.body.account;
+  const primary = created.body.primary_mailbox;
+  const agentRes = await t.api("POST", `/v1/accounts/${account.id}/mailboxes`, { body: { slug: "agent" } });
+  if (agentRes.status !== 201) throw new Error(`seed mailbox failed: ${agentRes.status} ${agentRes.text}`);
+  const agent = agentRes.body.mailbox;
+  const primaryKey = await issueKey(t, primary.id);
+  const agentKey = await issueKey(t, agent.id);
+  return { account, primary, agent, primaryKey, agentKey };
+}
+
+export async function issueKey(t: TestService, mailboxId: string, name = "test key"): Promise<{ id: string; token: string }> {
+  const res = await t.api("POST", `/v1/mailboxes/${mailboxId}/api-keys`, { body: { name, scope: "mailbox" } });
+  if (res.status !== 201) throw new Error(`issue key failed: ${res.status} ${res.text}`);
+  return { id: res.body.api_key.id, token: res.body.token };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
