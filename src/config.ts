@@ -87,7 +87,8 @@ export function loadConfig(env: Env = process.env): Config {
   };
 
   const delaysRaw = str("WEBHOOK_RETRY_DELAYS", "10,20,30,40,60");
-  const webhookRetryDelays = delaysRaw.split(",").map((s) => Number(s.trim()));
+  // An empty item ("10,,20", a trailing comma) is a typo, not 0 seconds: Number("") would be 0.
+  const webhookRetryDelays = delaysRaw.split(",").map((s) => (s.trim() === "" ? Number.NaN : Number(s)));
   if (webhookRetryDelays.length === 0 || webhookRetryDelays.some((n) => !Number.isFinite(n) || n < 0)) {
     problems.push(`WEBHOOK_RETRY_DELAYS must be comma-separated non-negative seconds, got "${delaysRaw}"`);
   }

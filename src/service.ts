@@ -21,7 +21,7 @@ export interface Service {
   adminToken: string;
   log: Logger;
   /** For tests and tools in this repository; not an API. */
-  internals: { database: Database; actors: ActorSystem; keys: KeyStore };
+  internals: { database: Database; actors: ActorSystem; keys: KeyStore; /** "METHOD /path" of every route the app serves. */ routes: string[] };
   /** Drains and closes everything; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -115,7 +115,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       smtpPort: smtp.port,
       adminToken,
       log,
-      internals: { database, actors, keys },
+      internals: { database, actors, keys, routes: app.routes.map((r) => `${r.method} ${r.path}`) },
       stop: () => (stopping ??= runCleanups()),
     };
   } catch (err) {

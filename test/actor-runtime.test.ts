@@ -278,8 +278,15 @@ describe("ordering", () => {
       },
     });
 
-    const replies = await Promise.all(Array.from({ length: 30 }, (_, n) => system.ask<number>("seq", "x", n)));
-    expect(replies).toEqual(Array.from({ length: 30 }, (_, n) => n));
+    // The first batch queues behind activation; the second arrives while the
+    // actor is already active and mid-handler, the path a busy actor takes.
+    const replies = Array.from({ length: 15 }, (_, n) => system.ask<number>("seq", "x", n));
+    await eventually(() => trace.length > 0);
+    for (let n = 15; n < 30; n++) {
+      replies.push(system.ask<number>("seq", "x", n));
+      if (n % 4 === 0) await Promise.resolve();
+    }
+    expect(await Promise.all(replies)).toEqual(Array.from({ length: 30 }, (_, n) => n));
     expect(maxInFlight).toBe(1);
     expect(trace).toEqual(Array.from({ length: 30 }, (_, n) => [`start ${n}`, `end ${n}`]).flat());
   });

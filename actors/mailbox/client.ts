@@ -29,7 +29,8 @@ export class Mailboxes {
 
   private async ask<R>(id: string, cmd: MailboxCommand): Promise<R> {
     try {
-      return await this.placement.ask<R>(MAILBOX_ACTOR, id, cmd);
+      // Mailbox ids are UUIDs, which the database compares case-insensitively: one spelling, one actor.
+      return await this.placement.ask<R>(MAILBOX_ACTOR, id.toLowerCase(), cmd);
     } catch (err) {
       // "mailbox not found" surfaces as a failed activation; give callers the 404 itself.
       if (err instanceof ActorActivationError && err.cause instanceof AppError) throw err.cause;

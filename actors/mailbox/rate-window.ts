@@ -28,12 +28,21 @@ export class SlidingWindow {
   take(now: number): RateDecision {
     const used = this.prune(now - this.windowMs);
     if (used >= this.limit) {
-      return { allowed: false, limit: this.limit, remaining: 0, resetInMs: this.ring[this.head]! + this.windowMs - now };
+      return { allowed: false, limit: this.limit, remaining: 0, resetInMs: this.resetIn(now) };
     }
     if (this.size === this.ring.length) this.grow();
     this.ring[(this.head + this.size) % this.ring.length] = now;
     this.size++;
-    return { allowed: true, limit: this.limit, remaining: this.limit - this.size, resetInMs: this.ring[this.head]! + this.windowMs - now };
+    return { allowed: true, limit: this.limit, remaining: this.limit - this.size, resetInMs: this.resetIn(now) };
+  }
+
+  /**
+   * Until the oldest counted call leaves the window, from its age: `oldest + windowMs - now` can come
+   * out an ulp above windowMs (123.456 + 2000 - 123.456 = 2000.0000000000002), and the callers'
+   * ceil() to whole seconds then reports a second more than the window.
+   */
+  private resetIn(now: number): number {
+    return this.windowMs - (now - this.ring[this.head]!);
   }
 
   /** True when no counted call is still inside the window: nothing would be lost by dropping it. */

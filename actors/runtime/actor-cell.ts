@@ -41,7 +41,7 @@ export class ActorCell implements EnvelopeOwner {
   /** A message loop is scheduled or running; at most one exists per cell. */
   private looping = false;
   private lastActiveAt = 0;
-  /** Bound once so scheduling the loop allocates nothing per batch. */
+  /** Created once per cell, so scheduling a loop needs no new closure. */
   private readonly runLoop: () => void;
 
   constructor(
@@ -173,7 +173,7 @@ export class ActorCell implements EnvelopeOwner {
         if (isThenable(reply)) reply = await reply;
         env.succeed(reply);
       } catch (err) {
-        env.fail(new Error(String(err)));
+        env.fail(err);
       }
     }
     this.looping = false;

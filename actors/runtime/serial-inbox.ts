@@ -6,6 +6,7 @@
  * that times out while still waiting can unlink itself in O(1). That keeps a
  * backlog of abandoned asks from holding memory or inflating queueDepth.
  */
+import { deadlineList, type DeadlineList, type Deadlined } from "./deadlines.ts";
 import { safeLog } from "./logger.ts";
 import type { ActorLogger } from "./types.ts";
 import { ActorTimeoutError } from "./types.ts";
@@ -26,13 +27,16 @@ export interface EnvelopeOwner {
   readonly logger: ActorLogger;
 }
 
-type Timer = ReturnType<typeof setTimeout>;
 
-export class Envelope {
+export class Envelope implements Deadlined {
   prev: Envelope | null = null;
   next: Envelope | null = null;
   phase: Phase = QUEUED;
-  timer: Timer | undefined = undefined;
+  deadline = 0;
+  dprev: Deadlined | null = null;
+  dnext: Deadlined | null = null;
+  dlist: DeadlineList | null = null;
+  private timeoutMs = 0;
   /** Both null for a tell: nobody awaits it, so failures are logged instead. */
   resolve: ((value: unknown) => void) | null = null;
   reject: ((reason: unknown) => void) | null = null;
@@ -42,9 +46,14 @@ export class Envelope {
     readonly msg: unknown,
   ) {}
 
-  /** Arms the ask timeout. The envelope is passed as the timer argument so no closure is allocated. */
+  /** Arms the ask timeout on the shared deadline list for this timeout value. */
   armTimeout(timeoutMs: number): void {
-    this.timer = setTimeout(expire, timeoutMs, this, timeoutMs);
+    this.timeoutMs = timeoutMs;
+    deadlineList(timeoutMs).arm(this);
+  }
+
+  onDeadline(): void {
+    expire(this, this.timeoutMs);
   }
 
   /** Called by the message loop right before the handler runs; false if it must be skipped. */
@@ -55,14 +64,14 @@ export class Envelope {
   }
 
   succeed(value: unknown): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.dlist?.disarm(this);
     if (this.phase === SETTLED) return; // the caller timed out; the reply has nowhere to go
     this.phase = SETTLED;
     if (this.resolve !== null) this.resolve(value);
   }
 
   fail(err: unknown): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.dlist?.disarm(this);
     const { owner } = this;
     if (this.phase === SETTLED) {
       // The caller already got a timeout, but the failure itself is still news to an operator.
@@ -77,7 +86,6 @@ export class Envelope {
 
 /** Timer callback for an ask that got no reply in time. */
 function expire(env: Envelope, timeoutMs: number): void {
-  env.timer = undefined;
   if (env.phase === SETTLED) return;
   // Not started yet: take it out so it never runs. Already running: let it
   // finish (we cannot interrupt it) but detach the caller from its result.

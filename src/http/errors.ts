@@ -18,6 +18,8 @@ interface ValidationIssue {
  * `frameworkCode` is Elysia's classification of errors it raised itself.
  */
 export function renderError(err: unknown, frameworkCode: string | number, ctx: { method: string; path: string; requestId: string; log: Logger }): RenderedError {
+  // Elysia wraps whatever a parse hook throws in a ParseError; our own errors (payload_too_large) keep their code.
+  if (frameworkCode === "PARSE" && (err as { cause?: unknown } | null)?.cause instanceof AppError) err = (err as { cause: AppError }).cause;
   if (err instanceof AppError) {
     if (!err.isPublic) ctx.log.error({ err, requestId: ctx.requestId }, "request failed");
     return envelope(err.status, err.isPublic ? err.code : "internal_error", err.isPublic ? err.message : "internal server error", err.isPublic ? err.details : { request_id: ctx.requestId }, err.headers);

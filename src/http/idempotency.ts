@@ -101,6 +101,13 @@ export class IdempotencyStore {
       .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.claimedAt, claim.claimedAt)));
   }
 
+  /** Gives the key back (the request was refused before it changed anything); only while we still own it. */
+  async release(claim: Claim): Promise<void> {
+    await this.db
+      .delete(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.claimedAt, claim.claimedAt), eq(idempotencyKeys.state, "running")));
+  }
+
   /** Deletes records past their retention, a bounded batch at a time. */
   async sweep(batch = 1000): Promise<number> {
     const res = await this.db.execute(sql`

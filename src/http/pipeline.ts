@@ -122,8 +122,12 @@ export function requestPipeline(deps: PipelineDeps) {
       for (const [k, v] of Object.entries(rendered.headers)) set.headers[k] = v;
       set.headers["x-request-id"] = s.id;
       if (s.claim) {
-        // The handler ran (or started): its outcome, error included, is what a retry replays.
-        await deps.idempotency.complete(s.claim, rendered.status, JSON.stringify(rendered.body)).catch((err) => deps.log.error({ err, requestId: s.id }, "could not record idempotent response"));
+        // A validation_error from the handler (domain rules such as slug syntax or reserved names) means
+        // the request was refused before it changed anything: release the key so a corrected retry runs.
+        // Any other outcome of a started handler, error included, is what a retry replays.
+        const refused = error instanceof AppError && error.code === "validation_error";
+        const settle = refused ? deps.idempotency.release(s.claim) : deps.idempotency.complete(s.claim, rendered.status, JSON.stringify(rendered.body));
+        await settle.catch((err) => deps.log.error({ err, requestId: s.id }, "could not record idempotent response"));
       }
       return rendered.body;
     });

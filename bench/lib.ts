@@ -1,0 +1,81 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+
+export const ROOT = join(import.meta.dir, "..");
+export const BUN = process.execPath;
+
+export async function freePort(): Promise<number> {
+  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = s.port;
+  s.stop(true);
+  return port;
+}
+
+export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+
+/** A fresh PostgreSQL database on the server of `baseUrl` (default: the local one); drop() removes it. */
+export async function freshDatabase(baseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres") {
+  const name = `mailroom_bench_${Date.now()}_${process.pid}`;
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export interface Started {
+  proc: ReturnType<typeof Bun.spawn>;
+  readyMs: number;
+  lines: string[];
+}
+
+/** Starts `bun src/main.ts` and resolves when it logs its ready line. */
+export async function startService(env: Record<string, string>, timeoutMs = 30_000): Promise<Started> {
+  const t0 = performance.now();
+  const proc = Bun.spawn([BUN, "src/main.ts"], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdout: "pipe", stderr: "inherit" });
+  const lines: string[] = [];
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let buf = "";
+  const deadline = t0 + timeoutMs;
+  while (performance.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`service exited before ready:\n${lines.join("\n")}`);
+    buf += decoder.decode(value, { stream: true });
+    let nl: number;
+    while ((nl = buf.indexOf("\n")) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      lines.push(line);
+      if (line.includes('"msg":"ready"')) {
+        const readyMs = performance.now() - t0;
+        // Keep draining stdout so the child never blocks on a full pipe.
+        void (async () => {
+          while (!(await reader.read()).done) {}
+        })();
+        return { proc, readyMs, lines };
+      }
+    }
+  }
+  proc.kill();
+  throw new Error("service did not become ready in time");
+}
+
+export function rssMiB(pid: number): number {
+  const status = require("node:fs").readFileSync(`/proc/${pid}/status`, "utf8") as string;
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+export async function stop(proc: ReturnType<typeof Bun.spawn>): Promise<void> {
+  proc.kill("SIGTERM");
+  await proc.exited;
+}

@@ -1,0 +1,291 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { digest } from "../src/auth/tokens.ts";
+import { ROUTE_AUTH } from "../src/http/route-auth.ts";
+import { issueKey, seedAccount, sleep, startTestService, usingNats, usingPostgres, type ApiResponse, type TestService } from "./harness.ts";
+
+/**
+ * The shared auth suite: every non-public route of the route table gets the same battery of
+ * checks (spec section 5), so a route added to the table is covered without writing anything.
+ */
+
+let t: TestService;
+let seed: Awaited<ReturnType<typeof seedAccount>>;
+/** A key of the agent mailbox used only as the `:keyId` of paths, never to authenticate. */
+let pathKey: { id: string; token: string };
+
+beforeAll(async () => {
+  t = await startTestService();
+  seed = await seedAccount(t);
+  pathKey = await issueKey(t, seed.agent.id, "path key");
+});
+afterAll(() => t.stop());
+
+/** The one error envelope: exactly {error:{code,message,details}}, and a request id. */
+function expectError(res: ApiResponse, status: number, code: string) {
+  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
+  expect(Object.keys(res.body)).toEqual(["error"]);
+  expect(Object.keys(res.body.error).sort()).toEqual(["code", "details", "message"]);
+  expect(typeof res.body.error.message).toBe("string");
+  expect(res.body.error.message.length).toBeGreaterThan(0);
+  expect(typeof res.body.error.details).toBe("object");
+  expect(Array.isArray(res.body.error.details)).toBe(false);
+  expect(res.body.error.details).not.toBeNull();
+  expect(res.headers.get("content-type")).toContain("application/json");
+  expect(res.headers.get("x-request-id")).toBeTruthy();
+}
+
+const randomSecret = () => randomBytes(32).toString("base64url"); // 43 base64url characters
+
+const routes = Object.entries(ROUTE_AUTH)
+  .filter(([, rule]) => rule.level !== "public")
+  .map(([key, rule]) => {
+    const [method, pattern] = key.split(" ") as [string, string];
+    return { key, method, pattern, level: rule.level as "admin" | "mailbox" };
+  });
+
+/** The route's path with the seeded account's ids; the agent mailbox is the one a path names. */
+function pathOf(pattern: string): string {
+  const path = pattern
+    .replace(":accountId", seed.account.id)
+    .replace(":mailboxId", seed.agent.id)
+    .replace(":keyId", pathKey.id);
+  if (path.includes(":")) throw new Error(`auth suite: no test value for a parameter of ${pattern}; add one to pathOf()`);
+  return path;
+}
+
+test("the route table has admin and mailbox routes to check", () => {
+  expect(routes.filter((r) => r.level === "admin").length).toBeGreaterThan(0);
+  expect(routes.filter((r) => r.level === "mailbox").length).toBeGreaterThan(0);
+  for (const r of routes) expect(["GET", "POST", "PUT", "PATCH", "DELETE"]).toContain(r.method);
+});
+
+describe.each(routes)("$key ($level)", ({ method, pattern, level }) => {
+  const call = (opts: Parameters<TestService["api"]>[2]) => t.api(method, pathOf(pattern), opts);
+
+  test("no Authorization header → 401 missing_authorization", async () => {
+    expectError(await call({ token: null }), 401, "missing_authorization");
+  });
+
+  test("a blank Authorization header → 401 missing_authorization", async () => {
+    expectError(await call({ token: null, headers: { authorization: "   " } }), 401, "missing_authorization");
+  });
+
+  test("a non-Bearer scheme → 401 invalid_authorization", async () => {
+    expectError(await call({ token: null, headers: { authorization: "Basic abc" } }), 401, "invalid_authorization");
+    expectError(await call({ token: null, headers: { authorization: "Bearer" } }), 401, "invalid_authorization");
+    expectError(await call({ token: null, headers: { authorization: `Token ${t.admin}` } }), 401, "invalid_authorization");
+  });
+
+  test("a malformed svc_ token → 401 invalid_authorization", async () => {
+    expectError(await call({ token: "svc_garbage" }), 401, "invalid_authorization");
+    expectError(await call({ token: `svc_not-a-uuid.${randomSecret()}` }), 401, "invalid_authorization");
+    expectError(await call({ token: `svc_${crypto.randomUUID()}.short` }), 401, "invalid_authorization");
+    expectError(await call({ token: `svc_${crypto.randomUUID()}` }), 401, "invalid_authorization");
+  });
+
+  test("a well-formed but unknown API key → 401 invalid_token", async () => {
+    expectError(await call({ token: `svc_${crypto.randomUUID()}.${randomSecret()}` }), 401, "invalid_token");
+  });
+
+  test("a real key id with the wrong secret → 401 invalid_token", async () => {
+    expectError(await call({ token: `svc_${seed.agentKey.id}.${randomSecret()}` }), 401, "invalid_token");
+  });
+
+  test("a wrong admin token, of the same or odd lengths → 401 invalid_token, never 500", async () => {
+    const sameLength = `${t.admin.slice(0, -1)}${t.admin.endsWith("0") ? "1" : "0"}`;
+    for (const token of [sameLength, "x", "y".repeat(1000), `${t.admin}x`, t.admin.slice(1)]) {
+      expectError(await call({ token }), 401, "invalid_token");
+    }
+  });
+
+  test("the admin token is accepted (not 401/403)", async () => {
+    const res = await call({});
+    expect([401, 403]).not.toContain(res.status);
+    expect(res.status).toBeLessThan(500);
+  });
+
+  if (level === "admin") {
+    test("a valid mailbox key, even of the mailbox in the path → 403 forbidden", async () => {
+      expectError(await call({ token: seed.agentKey.token }), 403, "forbidden");
+      expectError(await call({ token: seed.primaryKey.token }), 403, "forbidden");
+    });
+  } else {
+    test("the key of another mailbox → 403 forbidden", async () => {
+      expectError(await call({ token: seed.primaryKey.token }), 403, "forbidden");
+    });
+
+    test("the key of a mailbox in another account → 403 forbidden", async () => {
+      const other = await seedAccount(t);
+      expectError(await call({ token: other.agentKey.token }), 403, "forbidden");
+    });
+
+    test("the mailbox's own key is accepted (not 401/403)", async () => {
+      const res = await call({ token: seed.agentKey.token });
+      expect([401, 403]).not.toContain(res.status);
+      expect(res.status).toBeLessThan(500);
+    });
+  }
+});
+
+describe("Bearer parsing", () => {
+  test("the scheme is case-insensitive", async () => {
+    const res = await t.api("GET", `/v1/mailboxes/${seed.agent.id}`, { token: null, headers: { authorization: `bearer ${seed.agentKey.token}` } });
+    expect(res.status).toBe(200);
+    const admin = await t.api("GET", `/v1/accounts/${seed.account.id}`, { token: null, headers: { authorization: `BEARER ${t.admin}` } });
+    expect(admin.status).toBe(200);
+  });
+
+  test("a public route needs no token, and a bad token there is ignored", async () => {
+    expect((await t.api("GET", "/health", { token: null })).status).toBe(200);
+    expect((await t.api("GET", "/health", { token: "x" })).status).toBe(200);
+  });
+});
+
+describe("mailbox ids in paths", () => {
+  test("an upper-case mailbox id names the same mailbox: a change made through it is seen through the lower-case id", async () => {
+    const s = await seedAccount(t);
+    const lower = s.agent.id as string;
+    const upper = lower.toUpperCase();
+    // Load the mailbox through the canonical id first, then write through the other spelling.
+    expect((await t.api("GET", `/v1/mailboxes/${lower}`, { token: s.agentKey.token })).body.mailbox.status).toBe("active");
+    const disabled = await t.api("POST", `/v1/mailboxes/${upper}/disable`, { token: s.agentKey.token });
+    expect(disabled.status).toBe(200);
+    expect(disabled.body.mailbox.status).toBe("disabled");
+    const after = await t.api("GET", `/v1/mailboxes/${lower}`, { token: s.agentKey.token });
+    expect(after.status).toBe(200);
+    expect(after.body.mailbox.status).toBe("disabled");
+  });
+});
+
+describe("revocation", () => {
+  test("a revoked key is refused at once on the same node (401 invalid_token), also on admin routes", async () => {
+    const key = await issueKey(t, seed.agent.id, "to revoke");
+    expect((await t.api("GET", `/v1/mailboxes/${seed.agent.id}`, { token: key.token })).status).toBe(200);
+    const revoked = await t.api("POST", `/v1/mailboxes/${seed.agent.id}/api-keys/${key.id}/revoke`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.api_key).toEqual({ id: key.id, name: "to revoke", scope: "mailbox", status: "revoked" });
+
+    expectError(await t.api("GET", `/v1/mailboxes/${seed.agent.id}`, { token: key.token }), 401, "invalid_token");
+    expectError(await t.api("POST", `/v1/mailboxes/${seed.agent.id}/disable`, { token: key.token }), 401, "invalid_token");
+    expectError(await t.api("GET", `/v1/accounts/${seed.account.id}`, { token: key.token }), 401, "invalid_token");
+    // Revoking again returns it unchanged; the other keys of the mailbox keep working.
+    const again = await t.api("POST", `/v1/mailboxes/${seed.agent.id}/api-keys/${key.id}/revoke`);
+    expect(again.status).toBe(200);
+    expect(again.body.api_key.status).toBe("revoked");
+    expect((await t.api("GET", `/v1/mailboxes/${seed.agent.id}`, { token: seed.agentKey.token })).status).toBe(200);
+  });
+
+  test("a revoked key stays refused after the cache TTL has passed", async () => {
+    const key = await issueKey(t, seed.agent.id, "revoke and wait");
+    expect((await t.api("GET", `/v1/mailboxes/${seed.agent.id}`, { token: key.token })).status).toBe(200);
+    expect((await t.api("POST", `/v1/mailboxes/${seed.agent.id}/api-keys/${key.id}/revoke`)).status).toBe(200);
+    await sleep(1100);
+    expectError(await t.api("GET", `/v1/mailboxes/${seed.agent.id}`, { token: key.token }), 401, "invalid_token");
+  });
+
+  test("revoking a key through another mailbox's path is 404 and leaves the key working", async () => {
+    const key = await issueKey(t, seed.agent.id, "wrong path");
+    const res = await t.api("POST", `/v1/mailboxes/${seed.primary.id}/api-keys/${key.id}/revoke`);
+    expectError(res, 404, "not_found");
+    expect((await t.api("GET", `/v1/mailboxes/${seed.agent.id}`, { token: key.token })).status).toBe(200);
+  });
+});
+
+describe("KeyStore on the real database", () => {
+  test("a revoke during an in-flight fill is not overwritten by the stale 'active' fill", async () => {
+    const keys = t.service.internals.keys;
+    const key = await issueKey(t, seed.agent.id, "race");
+    const secret = key.token.slice(key.token.indexOf(".") + 1);
+    const revokedRecord = { id: key.id, mailboxId: seed.agent.id, status: "revoked" as const, digest: digest(secret) };
+
+    // The fill reads the row as 'active' (it is, in the database) ...
+    const inFlight = keys.get(key.id);
+    // ... while the revoke lands before that read returns.
+    keys.invalidate(key.id, revokedRecord);
+
+    const seenByFill = await inFlight;
+    expect(seenByFill?.status).toBe("revoked");
+    const later = await keys.get(key.id);
+    expect(later?.status).toBe("revoked");
+    expect(later?.mailboxId).toBe(seed.agent.id);
+    expectError(await t.api("GET", `/v1/mailboxes/${seed.agent.id}`, { token: key.token }), 401, "invalid_token");
+
+    // Tidy up: make the database agree with the cache.
+    expect((await t.api("POST", `/v1/mailboxes/${seed.agent.id}/api-keys/${key.id}/revoke`)).status).toBe(200);
+  });
+
+  test("an invalidation without a record (a broadcast) discards the in-flight fill; the next read sees the database", async () => {
+    const keys = t.service.internals.keys;
+    const key = await issueKey(t, seed.agent.id, "race 2");
+    expect((await keys.get(key.id))?.status).toBe("active");
+    keys.invalidate(key.id);
+    const inFlight = keys.get(key.id);
+    // Revoke in the database directly, as another node would, then broadcast.
+    const { apiKeys } = await import("../db/schema/index.ts");
+    const { eq } = await import("drizzle-orm");
+    await t.service.internals.database.db.update(apiKeys).set({ status: "revoked", revokedAt: new Date() }).where(eq(apiKeys.id, key.id));
+    keys.invalidate(key.id);
+    await inFlight;
+    expect((await keys.get(key.id))?.status).toBe("revoked");
+  });
+
+  test("unknown keys are cached as absent and stay absent", async () => {
+    const keys = t.service.internals.keys;
+    const id = crypto.randomUUID();
+    expect(await keys.get(id)).toBeNull();
+    expect(await keys.get(id)).toBeNull();
+  });
+});
+
+describe("two nodes on one database (PostgreSQL only)", () => {
+  let a: TestService;
+  let b: TestService;
+  beforeAll(async () => {
+    if (!usingPostgres) return;
+    a = await startTestService();
+    b = await startTestService();
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  /** Polls node B until the key is refused; returns how long that took (ms), or -1. */
+  async function untilRefused(node: TestService, mailboxId: string, token: string, limitMs: number): Promise<number> {
+    const started = performance.now();
+    while (performance.now() - started < limitMs) {
+      const res = await node.api("GET", `/v1/mailboxes/${mailboxId}`, { token });
+      if (res.status === 401) {
+        expectError(res, 401, "invalid_token");
+        return performance.now() - started;
+      }
+      expect(res.status).toBe(200);
+      await sleep(20);
+    }
+    return -1;
+  }
+
+  test.skipIf(!usingPostgres)("a key revoked on node A is refused by node B within a second, even though B had it cached", async () => {
+    const s = await seedAccount(a);
+    const key = await issueKey(a, s.agent.id, "cross-node");
+    // B authenticates it (and caches it), twice to be sure the second one is a cache hit.
+    expect((await b.api("GET", `/v1/mailboxes/${s.agent.id}`, { token: key.token })).status).toBe(200);
+    expect((await b.api("GET", `/v1/mailboxes/${s.agent.id}`, { token: key.token })).status).toBe(200);
+
+    expect((await a.api("POST", `/v1/mailboxes/${s.agent.id}/api-keys/${key.id}/revoke`)).status).toBe(200);
+    // A refuses it at once.
+    expectError(await a.api("GET", `/v1/mailboxes/${s.agent.id}`, { token: key.token }), 401, "invalid_token");
+    const took = await untilRefused(b, s.agent.id, key.token, 3000);
+    expect(took).toBeGreaterThanOrEqual(0);
+    expect(took).toBeLessThanOrEqual(1500);
+  });
+
+  test.skipIf(!usingPostgres || !usingNats)("with NATS the revoke reaches node B by broadcast", async () => {
+    const s = await seedAccount(a);
+    const key = await issueKey(a, s.agent.id, "cross-node nats");
+    expect((await b.api("GET", `/v1/mailboxes/${s.agent.id}`, { token: key.token })).status).toBe(200);
+    expect((await a.api("POST", `/v1/mailboxes/${s.agent.id}/api-keys/${key.id}/revoke`)).status).toBe(200);
+    const took = await untilRefused(b, s.agent.id, key.token, 3000);
+    expect(took).toBeGreaterThanOrEqual(0);
+  });
+});

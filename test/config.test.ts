@@ -1,0 +1,180 @@
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { ConfigError, loadConfig } from "../src/config.ts";
+
+/** The ConfigError that loadConfig throws for `env`, or a failed expectation. */
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe("defaults of the runtime contract", () => {
+  test("loadConfig({}) gives every documented default", () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.host).toBe("0.0.0.0");
+    expect(c.smtpPort).toBe(2525);
+    expect(c.adminToken).toBeUndefined();
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.natsUrl).toBeUndefined();
+    expect(c.smtpRelayUrl).toBeUndefined();
+    expect(c.dataDir).toBe(resolve("./data"));
+    expect(c.mailDomain).toBe("mail.localhost");
+    expect(c.agentDomain).toBe("agents.localhost");
+    expect(c.webhookRetryDelays).toEqual([10, 20, 30, 40, 60]);
+    expect(c.replyTokenTtlSeconds).toBe(2_592_000);
+    expect(c.allowPrivateWebhookTargets).toBe(false);
+    // Our additions keep the promises the issue makes.
+    expect(c.apiKeyRateLimit).toBe(600);
+    expect(c.apiKeyRateWindowSeconds).toBe(600);
+    expect(c.authCacheTtlMs).toBeLessThanOrEqual(1000);
+    expect(c.idempotencyTtlSeconds).toBeGreaterThanOrEqual(86_400);
+    expect(c.pgliteInMemory).toBe(false);
+  });
+
+  test("empty strings count as unset", () => {
+    const c = loadConfig({ PORT: "", HOST: "", SMTP_PORT: "", ADMIN_TOKEN: "", DATABASE_URL: "", NATS_URL: "", WEBHOOK_RETRY_DELAYS: "" });
+    expect(c.port).toBe(3000);
+    expect(c.host).toBe("0.0.0.0");
+    expect(c.smtpPort).toBe(2525);
+    expect(c.adminToken).toBeUndefined();
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.natsUrl).toBeUndefined();
+    expect(c.webhookRetryDelays).toEqual([10, 20, 30, 40, 60]);
+  });
+
+  test("loadConfig() reads process.env by default", () => {
+    // Only checks that it does not throw on the test runner's own environment.
+    expect(() => loadConfig()).not.toThrow();
+  });
+});
+
+describe("accepted values", () => {
+  test("every contract setting is read", () => {
+    const c = loadConfig({
+      PORT: "8080",
+      HOST: "127.0.0.1",
+      SMTP_PORT: "2626",
+      ADMIN_TOKEN: "a-long-enough-admin-token",
+      DATABASE_URL: "postgres://u:p@db.example:5432/x",
+      DATA_DIR: "/tmp/mailroom-config-test",
+      NATS_URL: "nats://127.0.0.1:4222",
+      MAIL_DOMAIN: "Mail.Example.COM",
+      AGENT_DOMAIN: "agents.example.com",
+      SMTP_RELAY_URL: "smtp://user:pass@relay.example:587",
+      WEBHOOK_RETRY_DELAYS: "1, 2 ,3",
+      REPLY_TOKEN_TTL_SECONDS: "60",
+      ALLOW_PRIVATE_WEBHOOK_TARGETS: "true",
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: "127.0.0.1",
+      smtpPort: 2626,
+      adminToken: "a-long-enough-admin-token",
+      databaseUrl: "postgres://u:p@db.example:5432/x",
+      dataDir: "/tmp/mailroom-config-test",
+      natsUrl: "nats://127.0.0.1:4222",
+      mailDomain: "mail.example.com",
+      agentDomain: "agents.example.com",
+      smtpRelayUrl: "smtp://user:pass@relay.example:587",
+      webhookRetryDelays: [1, 2, 3],
+      replyTokenTtlSeconds: 60,
+      allowPrivateWebhookTargets: true,
+    });
+  });
+
+  test("fractions are allowed in WEBHOOK_RETRY_DELAYS (for tests)", () => {
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: "0.1,0.2" }).webhookRetryDelays).toEqual([0.1, 0.2]);
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: "0" }).webhookRetryDelays).toEqual([0]);
+  });
+
+  test("port 0 (any free port) is allowed", () => {
+    const c = loadConfig({ PORT: "0", SMTP_PORT: "0" });
+    expect(c.port).toBe(0);
+    expect(c.smtpPort).toBe(0);
+  });
+
+  test.each([
+    ["1", true],
+    ["yes", true],
+    ["ON", true],
+    ["0", false],
+    ["False", false],
+    ["no", false],
+  ])("ALLOW_PRIVATE_WEBHOOK_TARGETS=%p is %p", (raw, expected) => {
+    expect(loadConfig({ ALLOW_PRIVATE_WEBHOOK_TARGETS: raw }).allowPrivateWebhookTargets).toBe(expected);
+  });
+
+  test("DATA_DIR is resolved to an absolute path", () => {
+    expect(loadConfig({ DATA_DIR: "some/rel" }).dataDir).toBe(resolve("some/rel"));
+  });
+
+  test("AUTH_CACHE_TTL_MS up to 1000 is accepted", () => {
+    expect(loadConfig({ AUTH_CACHE_TTL_MS: "1000" }).authCacheTtlMs).toBe(1000);
+    expect(loadConfig({ AUTH_CACHE_TTL_MS: "0" }).authCacheTtlMs).toBe(0);
+  });
+});
+
+describe("refused values", () => {
+  test.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["PORT", "-1"],
+    ["PORT", "80.5"],
+    ["SMTP_PORT", "smtp"],
+    ["DATABASE_URL", "mysql://localhost/x"],
+    ["DATABASE_URL", "not a url"],
+    ["NATS_URL", "http://localhost:4222"],
+    ["SMTP_RELAY_URL", "http://relay"],
+    ["MAIL_DOMAIN", "not a domain"],
+    ["AGENT_DOMAIN", "-bad-.example"],
+    ["WEBHOOK_RETRY_DELAYS", "10,abc"],
+    ["WEBHOOK_RETRY_DELAYS", "-1"],
+    ["REPLY_TOKEN_TTL_SECONDS", "0"],
+    ["REPLY_TOKEN_TTL_SECONDS", "ten"],
+    ["ALLOW_PRIVATE_WEBHOOK_TARGETS", "maybe"],
+    ["ADMIN_TOKEN", "short"],
+    ["ADMIN_TOKEN", "has a space in the middle"],
+    ["LOG_LEVEL", "loud"],
+    ["AUTH_CACHE_TTL_MS", "1001"],
+    ["AUTH_CACHE_TTL_MS", "60000"],
+  ])("%s=%p throws a ConfigError naming %s", (name, value) => {
+    const err = configError({ [name]: value });
+    // Name the variable itself, not just a longer one that contains it (SMTP_PORT vs PORT).
+    expect(err.message).toMatch(new RegExp(`(^|[^A-Z_])${name}\\b`));
+  });
+
+  test("several bad variables are all reported at once", () => {
+    const err = configError({
+      PORT: "abc",
+      SMTP_PORT: "99999",
+      MAIL_DOMAIN: "bad domain",
+      WEBHOOK_RETRY_DELAYS: "x",
+      ALLOW_PRIVATE_WEBHOOK_TARGETS: "perhaps",
+      AUTH_CACHE_TTL_MS: "5000",
+    });
+    for (const name of ["PORT", "SMTP_PORT", "MAIL_DOMAIN", "WEBHOOK_RETRY_DELAYS", "ALLOW_PRIVATE_WEBHOOK_TARGETS", "AUTH_CACHE_TTL_MS"]) {
+      expect(err.message).toMatch(new RegExp(`(^|[^A-Z_])${name}\\b`));
+    }
+    // One problem per line, so an operator sees each of them.
+    expect(err.message.split("\n").filter((l) => l.trim().startsWith("-")).length).toBe(6);
+    expect(err.name).toBe("ConfigError");
+  });
+
+  test("the message shows the refused value", () => {
+    expect(configError({ PORT: "abc" }).message).toContain('"abc"');
+  });
+
+  test("an empty item in WEBHOOK_RETRY_DELAYS is refused, not read as 0 seconds", () => {
+    // "10,,20" or a trailing comma is a typo; Number("") is 0, which would silently
+    // turn it into an immediate retry.
+    expect(configError({ WEBHOOK_RETRY_DELAYS: "10,,20" }).message).toContain("WEBHOOK_RETRY_DELAYS");
+    expect(configError({ WEBHOOK_RETRY_DELAYS: "10,20," }).message).toContain("WEBHOOK_RETRY_DELAYS");
+    expect(configError({ WEBHOOK_RETRY_DELAYS: " " }).message).toContain("WEBHOOK_RETRY_DELAYS");
+  });
+});

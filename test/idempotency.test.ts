@@ -1,0 +1,370 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { idempotencyKeys } from "../db/schema/index.ts";
+import { fingerprint } from "../src/http/idempotency.ts";
+import { issueKey, request, seedAccount, sleep, startTestService, uniqueSlug, usingPostgres, type ApiResponse, type TestService } from "./harness.ts";
+
+let t: TestService;
+beforeAll(async () => {
+  t = await startTestService();
+});
+afterAll(() => t.stop());
+
+const newKey = (label = "k") => `${label}-${randomBytes(8).toString("hex")}`;
+const idem = (key: string) => ({ "idempotency-key": key });
+
+function expectError(res: ApiResponse, status: number, code: string) {
+  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
+  expect(Object.keys(res.body)).toEqual(["error"]);
+  expect(Object.keys(res.body.error).sort()).toEqual(["code", "details", "message"]);
+  expect(res.headers.get("x-request-id")).toBeTruthy();
+}
+
+async function keyCount(node: TestService, mailboxId: string): Promise<number> {
+  const res = await node.api("GET", `/v1/mailboxes/${mailboxId}/api-keys`);
+  expect(res.status).toBe(200);
+  return res.body.items.length;
+}
+
+describe("replay", () => {
+  test("the same request with the same key replays status and body with x-idempotent-replay: true", async () => {
+    const key = newKey();
+    const body = { slug: uniqueSlug(), displayName: "Replay Inc" };
+    const first = await t.api("POST", "/v1/accounts", { body, headers: idem(key) });
+    expect(first.status).toBe(201);
+    expect(first.headers.get("x-idempotent-replay")).toBeNull();
+
+    const second = await t.api("POST", "/v1/accounts", { body, headers: idem(key) });
+    expect(second.status).toBe(201);
+    expect(second.headers.get("x-idempotent-replay")).toBe("true");
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get("content-type")).toContain("application/json");
+    expect(second.headers.get("x-request-id")).toBeTruthy();
+    expect(second.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+
+    // It ran once: the account exists once, under the first response's id.
+    const got = await t.api("GET", `/v1/accounts/${first.body.account.id}`);
+    expect(got.status).toBe(200);
+    expect(got.body.account.slug).toBe(body.slug);
+  });
+
+  test("a replayed 200 keeps its status (disable through a mailbox route)", async () => {
+    const s = await seedAccount(t);
+    const key = newKey();
+    const first = await t.api("POST", `/v1/mailboxes/${s.agent.id}/disable`, { token: s.agentKey.token, headers: idem(key) });
+    expect(first.status).toBe(200);
+    expect((await t.api("POST", `/v1/mailboxes/${s.agent.id}/enable`, { token: s.agentKey.token })).status).toBe(200);
+    const replay = await t.api("POST", `/v1/mailboxes/${s.agent.id}/disable`, { token: s.agentKey.token, headers: idem(key) });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("x-idempotent-replay")).toBe("true");
+    expect(replay.body).toEqual({ mailbox: { id: s.agent.id, status: "disabled" } });
+    // The replay did not run the handler again: the mailbox is still enabled.
+    expect((await t.api("GET", `/v1/mailboxes/${s.agent.id}`)).body.mailbox.status).toBe("active");
+  });
+
+  test("a different key order and white space in the JSON body is the same request", async () => {
+    const key = newKey();
+    const slug = uniqueSlug();
+    const first = await t.api("POST", "/v1/accounts", { rawBody: `{"slug":"${slug}","displayName":"Order"}`, headers: idem(key) });
+    expect(first.status).toBe(201);
+    const second = await t.api("POST", "/v1/accounts", { rawBody: `{\n  "displayName" : "Order",\n\t"slug":   "${slug}"\n}\n`, headers: idem(key) });
+    expect(second.status).toBe(201);
+    expect(second.headers.get("x-idempotent-replay")).toBe("true");
+    expect(second.body).toEqual(first.body);
+  });
+
+  test("GET requests ignore the header", async () => {
+    const s = await seedAccount(t);
+    const key = newKey();
+    const a = await t.api("GET", `/v1/mailboxes/${s.agent.id}`, { headers: idem(key) });
+    const b = await t.api("GET", `/v1/mailboxes/${s.agent.id}`, { headers: idem(key) });
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.headers.get("x-idempotent-replay")).toBeNull();
+  });
+});
+
+describe("reuse with another request", () => {
+  test("the same key with a different body → 409 idempotency_key_reused", async () => {
+    const key = newKey();
+    expect((await t.api("POST", "/v1/accounts", { body: { slug: uniqueSlug(), displayName: "One" }, headers: idem(key) })).status).toBe(201);
+    const res = await t.api("POST", "/v1/accounts", { body: { slug: uniqueSlug(), displayName: "Two" }, headers: idem(key) });
+    expectError(res, 409, "idempotency_key_reused");
+    expect(res.body.error.details.idempotency_key).toBe(key);
+    expect(res.headers.get("x-idempotent-replay")).toBeNull();
+  });
+
+  test("the same key on another path → 409 idempotency_key_reused", async () => {
+    const s = await seedAccount(t);
+    const key = newKey();
+    expect((await t.api("POST", `/v1/mailboxes/${s.agent.id}/disable`, { headers: idem(key) })).status).toBe(200);
+    expectError(await t.api("POST", `/v1/mailboxes/${s.agent.id}/enable`, { headers: idem(key) }), 409, "idempotency_key_reused");
+    expectError(await t.api("POST", `/v1/mailboxes/${s.primary.id}/disable`, { headers: idem(key) }), 409, "idempotency_key_reused");
+  });
+});
+
+describe("scope", () => {
+  test("keys are scoped per token: admin and a mailbox key with the same key string run independently", async () => {
+    const s = await seedAccount(t);
+    const key = newKey("shared");
+    const asAdmin = await t.api("POST", `/v1/mailboxes/${s.agent.id}/disable`, { headers: idem(key) });
+    expect(asAdmin.status).toBe(200);
+    expect(asAdmin.body.mailbox.status).toBe("disabled");
+
+    // Another request under the same key string, by the mailbox key: it runs, no 409, no replay.
+    const asKey = await t.api("POST", `/v1/mailboxes/${s.agent.id}/enable`, { token: s.agentKey.token, headers: idem(key) });
+    expect(asKey.status).toBe(200);
+    expect(asKey.headers.get("x-idempotent-replay")).toBeNull();
+    expect(asKey.body.mailbox.status).toBe("active");
+
+    // A second key of the same mailbox is a scope of its own too.
+    const other = await issueKey(t, s.agent.id, "second");
+    const asOther = await t.api("POST", `/v1/mailboxes/${s.agent.id}/disable`, { token: other.token, headers: idem(key) });
+    expect(asOther.status).toBe(200);
+    expect(asOther.headers.get("x-idempotent-replay")).toBeNull();
+
+    // And each scope replays its own record.
+    const replayAdmin = await t.api("POST", `/v1/mailboxes/${s.agent.id}/disable`, { headers: idem(key) });
+    expect(replayAdmin.headers.get("x-idempotent-replay")).toBe("true");
+    const replayKey = await t.api("POST", `/v1/mailboxes/${s.agent.id}/enable`, { token: s.agentKey.token, headers: idem(key) });
+    expect(replayKey.headers.get("x-idempotent-replay")).toBe("true");
+    expect(replayKey.body).toEqual(asKey.body);
+  });
+});
+
+describe("invalid keys", () => {
+  test.each([
+    ["empty", ""],
+    ["256 characters", "k".repeat(256)],
+    ["a tab (control character)", "a\tb"],
+    ["DEL (control character)", "a\x7fb"],
+  ])("%s → 400 validation_error naming the header", async (_label, key) => {
+    const res = await t.api("POST", "/v1/accounts", { body: { slug: uniqueSlug(), displayName: "Bad Key" }, headers: idem(key) });
+    expectError(res, 400, "validation_error");
+    expect(JSON.stringify(res.body.error.details)).toContain("idempotency-key");
+  });
+
+  test("255 printable characters (with spaces and punctuation) is a valid key", async () => {
+    const key = `${newKey()} !~`.padEnd(255, "x");
+    expect(key.length).toBe(255);
+    const body = { slug: uniqueSlug(), displayName: "Long Key" };
+    expect((await t.api("POST", "/v1/accounts", { body, headers: idem(key) })).status).toBe(201);
+    const replay = await t.api("POST", "/v1/accounts", { body, headers: idem(key) });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("x-idempotent-replay")).toBe("true");
+  });
+
+  test("an invalid key on a request that is otherwise fine does not run it", async () => {
+    const slug = uniqueSlug();
+    expect((await t.api("POST", "/v1/accounts", { body: { slug, displayName: "Nope" }, headers: idem("") })).status).toBe(400);
+    // The slug is still free.
+    expect((await t.api("POST", "/v1/accounts", { body: { slug, displayName: "Yes" } })).status).toBe(201);
+  });
+});
+
+describe("what is stored", () => {
+  test("a request that fails schema validation stores nothing: a corrected retry with the same key runs (201)", async () => {
+    const key = newKey();
+    const bad = await t.api("POST", "/v1/accounts", { body: { slug: uniqueSlug() }, headers: idem(key) });
+    expectError(bad, 400, "validation_error");
+    const good = await t.api("POST", "/v1/accounts", { body: { slug: uniqueSlug(), displayName: "Fixed" }, headers: idem(key) });
+    expect(good.status).toBe(201);
+    expect(good.headers.get("x-idempotent-replay")).toBeNull();
+  });
+
+  test("malformed JSON stores nothing either", async () => {
+    const key = newKey();
+    expectError(await t.api("POST", "/v1/accounts", { rawBody: "{bad", headers: idem(key) }), 400, "invalid_json");
+    const good = await t.api("POST", "/v1/accounts", { body: { slug: uniqueSlug(), displayName: "Fixed" }, headers: idem(key) });
+    expect(good.status).toBe(201);
+  });
+
+  test.each([
+    ["an account slug with bad characters", "/v1/accounts", { slug: "Bad_Slug", displayName: "X" }, { slug: "good-slug", displayName: "X" }],
+    ["a reserved account slug", "/v1/accounts", { slug: "postmaster", displayName: "X" }, { slug: "good-slug", displayName: "X" }],
+    ["a blank displayName", "/v1/accounts", { slug: "good-slug", displayName: "   " }, { slug: "good-slug", displayName: "X" }],
+  ])("a request refused by the slug/field rules (%s) stores nothing: the corrected retry runs", async (_label, path, badBody, goodBody) => {
+    const key = newKey();
+    // Unique slugs for this run.
+    const suffix = randomBytes(4).toString("hex");
+    const fix = (b: { slug: string; displayName: string }) => (b.slug === "good-slug" ? { ...b, slug: `good-${suffix}` } : b);
+    const bad = await t.api("POST", path, { body: fix(badBody), headers: idem(key) });
+    expectError(bad, 400, "validation_error");
+    const good = await t.api("POST", path, { body: fix(goodBody), headers: idem(key) });
+    expect(good.status).toBe(201);
+  });
+
+  test("a reserved mailbox slug stores nothing: the corrected retry runs", async () => {
+    const s = await seedAccount(t);
+    const key = newKey();
+    expectError(await t.api("POST", `/v1/accounts/${s.account.id}/mailboxes`, { body: { slug: "main" }, headers: idem(key) }), 400, "validation_error");
+    const good = await t.api("POST", `/v1/accounts/${s.account.id}/mailboxes`, { body: { slug: "ops" }, headers: idem(key) });
+    expect(good.status).toBe(201);
+  });
+
+  test("an auth failure stores nothing", async () => {
+    const key = newKey();
+    const body = { slug: uniqueSlug(), displayName: "Auth First" };
+    expectError(await t.api("POST", "/v1/accounts", { token: null, body, headers: idem(key) }), 401, "missing_authorization");
+    const ok = await t.api("POST", "/v1/accounts", { body, headers: idem(key) });
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get("x-idempotent-replay")).toBeNull();
+  });
+
+  test("an error from the handler is stored and replayed (409 slug_taken)", async () => {
+    const slug = uniqueSlug();
+    expect((await t.api("POST", "/v1/accounts", { body: { slug, displayName: "Taken" } })).status).toBe(201);
+    const key = newKey();
+    const body = { slug, displayName: "Second" };
+    const first = await t.api("POST", "/v1/accounts", { body, headers: idem(key) });
+    expectError(first, 409, "slug_taken");
+    expect(first.headers.get("x-idempotent-replay")).toBeNull();
+    const replay = await t.api("POST", "/v1/accounts", { body, headers: idem(key) });
+    expect(replay.status).toBe(409);
+    expect(replay.headers.get("x-idempotent-replay")).toBe("true");
+    expect(replay.body).toEqual(first.body);
+  });
+
+  test("a 404 from the handler is stored and replayed", async () => {
+    const key = newKey();
+    const path = `/v1/accounts/${crypto.randomUUID()}/mailboxes`;
+    const first = await t.api("POST", path, { body: { slug: "ops" }, headers: idem(key) });
+    expectError(first, 404, "not_found");
+    const replay = await t.api("POST", path, { body: { slug: "ops" }, headers: idem(key) });
+    expect(replay.status).toBe(404);
+    expect(replay.headers.get("x-idempotent-replay")).toBe("true");
+    expect(replay.body).toEqual(first.body);
+  });
+});
+
+/** Fires the same API-key creation `n` times at once, spread over `nodes`, and checks the outcome. */
+async function concurrentIssue(nodes: TestService[], n: number) {
+  const s = await seedAccount(nodes[0]!);
+  const before = await keyCount(nodes[0]!, s.agent.id);
+  const key = newKey("race");
+  const body = { name: "raced", scope: "mailbox" };
+  const responses = await Promise.all(
+    Array.from({ length: n }, (_, i) => {
+      const node = nodes[i % nodes.length]!;
+      return request(node.url, node.admin, "POST", `/v1/mailboxes/${s.agent.id}/api-keys`, { body, headers: idem(key) });
+    }),
+  );
+  const created = responses.filter((r) => r.status === 201);
+  const inUse = responses.filter((r) => r.status === 409);
+  expect(created.length + inUse.length).toBe(n);
+  expect(created.length).toBeGreaterThanOrEqual(1);
+  for (const r of inUse) {
+    expectError(r, 409, "idempotency_key_in_use");
+    expect(Number(r.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  }
+  // Exactly one original; the other 201s are replays of it, byte for byte.
+  expect(created.filter((r) => r.headers.get("x-idempotent-replay") === null).length).toBe(1);
+  for (const r of created) expect(r.body).toEqual(created[0]!.body);
+
+  // Exactly one key was created, whichever node is asked.
+  for (const node of nodes) expect(await keyCount(node, s.agent.id)).toBe(before + 1);
+  // And a retry now replays it.
+  const late = await request(nodes[0]!.url, nodes[0]!.admin, "POST", `/v1/mailboxes/${s.agent.id}/api-keys`, { body, headers: idem(key) });
+  expect(late.status).toBe(201);
+  expect(late.headers.get("x-idempotent-replay")).toBe("true");
+  expect(late.body).toEqual(created[0]!.body);
+}
+
+describe("concurrency", () => {
+  test("10 concurrent requests with one key create exactly one API key; the rest replay or get 409 in_use", async () => {
+    await concurrentIssue([t], 10);
+  });
+
+  test("two concurrent requests with one key (repeated) never both run", async () => {
+    for (let i = 0; i < 5; i++) await concurrentIssue([t], 2);
+  });
+});
+
+describe("two nodes on one database (PostgreSQL only)", () => {
+  let b: TestService;
+  beforeAll(async () => {
+    if (!usingPostgres) return;
+    // Both nodes share one admin token, so both requests fall in the one "admin" scope.
+    const started = await startTestService({ ADMIN_TOKEN: t.admin });
+    b = { ...started, admin: t.admin, api: (method, path, opts) => request(started.url, t.admin, method, path, opts) };
+  });
+  afterAll(async () => {
+    await b?.stop();
+  });
+
+  test.skipIf(!usingPostgres)("requests with one key split between two nodes create exactly one API key", async () => {
+    await concurrentIssue([t, b], 10);
+    await concurrentIssue([b, t], 2);
+  });
+
+  test.skipIf(!usingPostgres)("a record made on one node replays on the other", async () => {
+    const key = newKey();
+    const body = { slug: uniqueSlug(), displayName: "Cross Node" };
+    const first = await t.api("POST", "/v1/accounts", { body, headers: idem(key) });
+    expect(first.status).toBe(201);
+    const second = await b.api("POST", "/v1/accounts", { body, headers: idem(key) });
+    expect(second.status).toBe(201);
+    expect(second.headers.get("x-idempotent-replay")).toBe("true");
+    expect(second.body).toEqual(first.body);
+  });
+});
+
+describe("lease takeover", () => {
+  let leased: TestService;
+  beforeAll(async () => {
+    leased = await startTestService({ IDEMPOTENCY_LEASE_SECONDS: "1" });
+  });
+  afterAll(() => leased.stop());
+
+  test("a 'running' claim left by a dead node blocks with 409 in_use until its lease ends, then the request runs", async () => {
+    const s = await seedAccount(leased);
+    const key = newKey("orphan");
+    const path = `/v1/mailboxes/${s.agent.id}/api-keys`;
+    const body = { name: "after takeover", scope: "mailbox" };
+    const now = new Date();
+    await leased.service.internals.database.db.insert(idempotencyKeys).values({
+      scope: "admin",
+      key,
+      fingerprint: fingerprint("POST", path, body),
+      state: "running",
+      claimedAt: now,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + 86_400_000),
+    });
+    const before = await keyCount(leased, s.agent.id);
+
+    const blocked = await leased.api("POST", path, { body, headers: idem(key) });
+    expectError(blocked, 409, "idempotency_key_in_use");
+    expect(blocked.headers.get("retry-after")).toBe("1");
+    expect(await keyCount(leased, s.agent.id)).toBe(before);
+
+    await sleep(1100);
+    const ran = await leased.api("POST", path, { body, headers: idem(key) });
+    expect(ran.status).toBe(201);
+    expect(ran.headers.get("x-idempotent-replay")).toBeNull();
+    expect(ran.body.api_key.name).toBe("after takeover");
+    expect(await keyCount(leased, s.agent.id)).toBe(before + 1);
+
+    // The new owner's outcome is what is replayed from now on.
+    const replay = await leased.api("POST", path, { body, headers: idem(key) });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("x-idempotent-replay")).toBe("true");
+    expect(replay.body).toEqual(ran.body);
+  });
+
+  test("a stale claim with another fingerprint is taken over too once its lease ends", async () => {
+    const s = await seedAccount(leased);
+    const key = newKey("orphan2");
+    const now = new Date();
+    await leased.service.internals.database.db.insert(idempotencyKeys).values({
+      scope: "admin",
+      key,
+      fingerprint: fingerprint("POST", "/somewhere/else", { x: 1 }),
+      state: "running",
+      claimedAt: new Date(now.getTime() - 5_000),
+      createdAt: new Date(now.getTime() - 5_000),
+      expiresAt: new Date(now.getTime() + 86_400_000),
+    });
+    const res = await leased.api("POST", `/v1/mailboxes/${s.agent.id}/api-keys`, { body: { name: "x", scope: "mailbox" }, headers: idem(key) });
+    expect(res.status).toBe(201);
+  });
+});

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { seedAccount, startTestService, type TestService } from "./harness.ts";
+
+let t: TestService;
+let s: Awaited<ReturnType<typeof seedAccount>>;
+beforeAll(async () => {
+  t = await startTestService();
+  s = await seedAccount(t);
+});
+afterAll(() => t.stop());
+
+describe("GET /v1/mailboxes/:id", () => {
+  test("returns only id, email_address, protocol_host, kind, status, created_at", async () => {
+    const res = await t.api("GET", `/v1/mailboxes/${s.agent.id}`, { token: s.agentKey.token });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(["mailbox"]);
+    expect(Object.keys(res.body.mailbox).sort()).toEqual(["created_at", "email_address", "id", "kind", "protocol_host", "status"]);
+    expect(res.body.mailbox).toEqual({
+      id: s.agent.id,
+      email_address: s.agent.email_address,
+      protocol_host: s.agent.protocol_host,
+      kind: "agent",
+      status: "active",
+      created_at: s.agent.created_at,
+    });
+  });
+
+  test("the admin token may read any mailbox; unknown ids are 404", async () => {
+    expect((await t.api("GET", `/v1/mailboxes/${s.primary.id}`)).body.mailbox.kind).toBe("primary");
+    const missing = await t.api("GET", "/v1/mailboxes/00000000-0000-4000-8000-000000000000");
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe("not_found");
+  });
+
+  test("a key of another mailbox gets 403, even for a mailbox that does not exist", async () => {
+    const other = await t.api("GET", `/v1/mailboxes/${s.primary.id}`, { token: s.agentKey.token });
+    expect(other.status).toBe(403);
+    expect(other.body.error.code).toBe("forbidden");
+    const ghost = await t.api("GET", "/v1/mailboxes/00000000-0000-4000-8000-000000000000", { token: s.agentKey.token });
+    expect(ghost.status).toBe(403);
+  });
+});
+
+describe("disable and enable", () => {
+  test("return only id and status, and the state is what GET shows", async () => {
+    const { agent, agentKey } = await seedAccount(t);
+    const off = await t.api("POST", `/v1/mailboxes/${agent.id}/disable`, { token: agentKey.token });
+    expect(off.status).toBe(200);
+    expect(off.body).toEqual({ mailbox: { id: agent.id, status: "disabled" } });
+    expect((await t.api("GET", `/v1/mailboxes/${agent.id}`, { token: agentKey.token })).body.mailbox.status).toBe("disabled");
+
+    // Repeating is harmless.
+    expect((await t.api("POST", `/v1/mailboxes/${agent.id}/disable`)).body).toEqual({ mailbox: { id: agent.id, status: "disabled" } });
+
+    const on = await t.api("POST", `/v1/mailboxes/${agent.id}/enable`);
+    expect(on.status).toBe(200);
+    expect(on.body).toEqual({ mailbox: { id: agent.id, status: "active" } });
+    expect((await t.api("GET", `/v1/mailboxes/${agent.id}`)).body.mailbox.status).toBe("active");
+  });
+
+  test("the state survives the actor being passivated and reloaded from the database", async () => {
+    const { agent } = await seedAccount(t);
+    await t.api("POST", `/v1/mailboxes/${agent.id}/disable`);
+    expect(await t.service.internals.actors.passivateIdle(Date.now() + 10 * 86_400_000)).toBeGreaterThan(0);
+    // Mailboxes whose keys have live rate windows stay; this one had only admin calls.
+    const remaining = t.service.internals.actors.activeCount("mailbox");
+    expect((await t.api("GET", `/v1/mailboxes/${agent.id}`)).body.mailbox.status).toBe("disabled");
+    expect(t.service.internals.actors.activeCount("mailbox")).toBe(remaining + 1);
+  });
+
+  test("concurrent toggles are serialised by the mailbox actor and end in a consistent state", async () => {
+    const { agent } = await seedAccount(t);
+    const ops = Array.from({ length: 20 }, (_, i) => t.api("POST", `/v1/mailboxes/${agent.id}/${i % 2 ? "enable" : "disable"}`));
+    const results = await Promise.all(ops);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const last = results.at(-1)!.body.mailbox.status;
+    expect((await t.api("GET", `/v1/mailboxes/${agent.id}`)).body.mailbox.status).toBe(last);
+  });
+
+  test("404 for an unknown mailbox", async () => {
+    const res = await t.api("POST", "/v1/mailboxes/00000000-0000-4000-8000-000000000000/disable");
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe("not_found");
+  });
+});
