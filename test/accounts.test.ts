@@ -66,7 +66,7 @@ describe("POST /v1/accounts", () => {
     expect(JSON.stringify(missing.body.error.details.fields)).toContain("displayName");
     const blank = await t.api("POST", "/v1/accounts", { body: { slug: uniqueSlug(), displayName: "   " } });
     expect(blank.status).toBe(400);
-    expect(blank.body.error.details.fields[0].path).toBe("displayName");
+    expect(blank.body.error.details.fields[0].path).toBe("body.displayName");
     const noBody = await t.api("POST", "/v1/accounts");
     expect(noBody.status).toBe(400);
     expect(noBody.body.error.code).toBe("validation_error");

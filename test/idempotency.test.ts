@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { idempotencyKeys } from "../db/schema/index.ts";
-import { fingerprint } from "../src/http/idempotency.ts";
+import { fingerprint, keyDigest } from "../src/http/idempotency.ts";
 import { issueKey, request, seedAccount, sleep, startTestService, uniqueSlug, usingPostgres, type ApiResponse, type TestService } from "./harness.ts";
 
 let t: TestService;
@@ -323,7 +323,7 @@ describe("lease takeover", () => {
     const now = new Date();
     await leased.service.internals.database.db.insert(idempotencyKeys).values({
       scope: "admin",
-      key,
+      keyDigest: keyDigest("admin", key),
       fingerprint: fingerprint("POST", path, body),
       state: "running",
       claimedAt: now,
@@ -357,7 +357,7 @@ describe("lease takeover", () => {
     const now = new Date();
     await leased.service.internals.database.db.insert(idempotencyKeys).values({
       scope: "admin",
-      key,
+      keyDigest: keyDigest("admin", key),
       fingerprint: fingerprint("POST", "/somewhere/else", { x: 1 }),
       state: "running",
       claimedAt: new Date(now.getTime() - 5_000),
@@ -366,5 +366,30 @@ describe("lease takeover", () => {
     });
     const res = await leased.api("POST", `/v1/mailboxes/${s.agent.id}/api-keys`, { body: { name: "x", scope: "mailbox" }, headers: idem(key) });
     expect(res.status).toBe(201);
+  });
+});
+
+describe("what is stored", () => {
+  let t2: TestService;
+  beforeAll(async () => {
+    t2 = await startTestService();
+  });
+  afterAll(() => t2.stop());
+
+  test("neither the Idempotency-Key nor a token shown once is readable in the database", async () => {
+    const s = await seedAccount(t2);
+    const key = newKey("secret-keeper");
+    const res = await t2.api("POST", `/v1/mailboxes/${s.agent.id}/api-keys`, { body: { name: "once", scope: "mailbox" }, headers: idem(key) });
+    expect(res.status).toBe(201);
+    const secret = (res.body.token as string).split(".")[1]!;
+    const rows = await t2.service.internals.database.db.select().from(idempotencyKeys);
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain(secret);
+    expect(dump).not.toContain(key);
+    expect(rows.some((r) => r.keyDigest === keyDigest("admin", key))).toBe(true);
+    // The caller who holds the key still gets the token back on a retry.
+    const replay = await t2.api("POST", `/v1/mailboxes/${s.agent.id}/api-keys`, { body: { name: "once", scope: "mailbox" }, headers: idem(key) });
+    expect(replay.headers.get("x-idempotent-replay")).toBe("true");
+    expect(replay.body.token).toBe(res.body.token);
   });
 });

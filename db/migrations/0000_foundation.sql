@@ -32,7 +32,7 @@ CREATE TABLE "api_keys" (
 --> statement-breakpoint
 CREATE TABLE "idempotency_keys" (
 	"scope" text NOT NULL,
-	"key" text NOT NULL,
+	"key_digest" text NOT NULL,
 	"fingerprint" text NOT NULL,
 	"state" text NOT NULL,
 	"status_code" integer,
@@ -40,7 +40,7 @@ CREATE TABLE "idempotency_keys" (
 	"claimed_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,
-	CONSTRAINT "idempotency_keys_pkey" PRIMARY KEY("scope","key")
+	CONSTRAINT "idempotency_keys_pkey" PRIMARY KEY("scope","key_digest")
 );
 --> statement-breakpoint
 CREATE TABLE "mailboxes" (

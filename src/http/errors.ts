@@ -21,8 +21,10 @@ export function renderError(err: unknown, frameworkCode: string | number, ctx: {
   // Elysia wraps whatever a parse hook throws in a ParseError; our own errors (payload_too_large) keep their code.
   if (frameworkCode === "PARSE" && (err as { cause?: unknown } | null)?.cause instanceof AppError) err = (err as { cause: AppError }).cause;
   if (err instanceof AppError) {
-    if (!err.isPublic) ctx.log.error({ err, requestId: ctx.requestId }, "request failed");
-    return envelope(err.status, err.isPublic ? err.code : "internal_error", err.isPublic ? err.message : "internal server error", err.isPublic ? err.details : { request_id: ctx.requestId }, err.headers);
+    const e = err.code === "validation_error" ? locateFields(err) : err;
+    if (!e.isPublic) ctx.log.error({ err: e, requestId: ctx.requestId }, "request failed");
+    if (e.isPublic || e.code === "service_unavailable") return envelope(e.status, e.code, e.message, e.details, e.headers);
+    return envelope(500, "internal_error", "internal server error", { request_id: ctx.requestId }, e.headers);
   }
   switch (frameworkCode) {
     case "VALIDATION": {
@@ -44,6 +46,20 @@ export function renderError(err: unknown, frameworkCode: string | number, ctx: {
       ctx.log.error({ err, requestId: ctx.requestId, method: ctx.method, path: ctx.path }, "unexpected error");
       return envelope(500, "internal_error", "internal server error", { request_id: ctx.requestId });
   }
+}
+
+const LOCATIONS = /^(body|params|query|headers)\./;
+
+/**
+ * Field paths read `{location}.{field}` (body.slug, params.mailboxId), whether the schema
+ * or the domain refused the value. Domain rules know fields but not where a request put
+ * them; every field the domain checks comes from the JSON body.
+ */
+function locateFields(err: AppError): AppError {
+  const fields = err.details.fields;
+  if (!Array.isArray(fields)) return err;
+  const located = fields.map((f: { path?: string }) => (typeof f.path === "string" && !LOCATIONS.test(f.path) ? { ...f, path: `body.${f.path}` } : f));
+  return new AppError(err.code, err.message, { ...err.details, fields: located }, err.headers);
 }
 
 function safeAll(v: { all?: ValidationIssue[] }): ValidationIssue[] | undefined {

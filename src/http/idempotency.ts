@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { idempotencyKeys } from "../../db/schema/index.ts";
@@ -37,9 +37,31 @@ function canonicalJson(v: unknown): string {
 
 export interface Claim {
   scope: string;
+  /** The raw key stays in memory only: it is what the stored response is encrypted with. */
   key: string;
+  keyDigest: string;
   fingerprint: string;
   claimedAt: Date;
+}
+
+export const keyDigest = (scope: string, key: string): string => createHash("sha256").update(`${scope}\n${key}`).digest("hex");
+
+function cipherKey(scope: string, key: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", key, scope, "mailroom idempotent response", 32));
+}
+
+export function sealResponse(scope: string, key: string, body: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", cipherKey(scope, key), iv);
+  const sealed = Buffer.concat([iv, cipher.update(body, "utf8"), cipher.final(), cipher.getAuthTag()]);
+  return sealed.toString("base64");
+}
+
+export function openResponse(scope: string, key: string, sealed: string): string {
+  const buf = Buffer.from(sealed, "base64");
+  const decipher = createDecipheriv("aes-256-gcm", cipherKey(scope, key), buf.subarray(0, 12));
+  decipher.setAuthTag(buf.subarray(buf.length - 16));
+  return Buffer.concat([decipher.update(buf.subarray(12, buf.length - 16)), decipher.final()]).toString("utf8");
 }
 
 export type ClaimResult = { kind: "claimed"; claim: Claim } | { kind: "replay"; status: number; body: string };
@@ -57,19 +79,20 @@ export class IdempotencyStore {
   ) {}
 
   async claim(scope: string, key: string, fp: string): Promise<ClaimResult> {
+    const digest = keyDigest(scope, key);
     const now = new Date();
     const expiresAt = new Date(now.getTime() + this.ttlSeconds * 1000);
     const inserted = await this.db
       .insert(idempotencyKeys)
-      .values({ scope, key, fingerprint: fp, state: "running", claimedAt: now, createdAt: now, expiresAt })
+      .values({ scope, keyDigest: digest, fingerprint: fp, state: "running", claimedAt: now, createdAt: now, expiresAt })
       .onConflictDoNothing()
       .returning({ claimedAt: idempotencyKeys.claimedAt });
-    if (inserted[0]) return { kind: "claimed", claim: { scope, key, fingerprint: fp, claimedAt: inserted[0].claimedAt } };
+    if (inserted[0]) return { kind: "claimed", claim: { scope, key, keyDigest: digest, fingerprint: fp, claimedAt: inserted[0].claimedAt } };
 
     const [row] = await this.db
       .select()
       .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)))
+      .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.keyDigest, digest)))
       .limit(1);
     if (!row) return this.claim(scope, key, fp); // expired and swept in between: try again
 
@@ -80,9 +103,9 @@ export class IdempotencyStore {
       const taken = await this.db
         .update(idempotencyKeys)
         .set({ fingerprint: fp, state: "running", statusCode: null, responseBody: null, claimedAt: now, createdAt: now, expiresAt })
-        .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key), eq(idempotencyKeys.claimedAt, row.claimedAt)))
+        .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.keyDigest, digest), eq(idempotencyKeys.claimedAt, row.claimedAt)))
         .returning({ claimedAt: idempotencyKeys.claimedAt });
-      if (taken[0]) return { kind: "claimed", claim: { scope, key, fingerprint: fp, claimedAt: taken[0].claimedAt } };
+      if (taken[0]) return { kind: "claimed", claim: { scope, key, keyDigest: digest, fingerprint: fp, claimedAt: taken[0].claimedAt } };
       return this.claim(scope, key, fp);
     }
     if (row.fingerprint !== fp) {
@@ -91,28 +114,28 @@ export class IdempotencyStore {
     if (row.state === "running") {
       throw new AppError("idempotency_key_in_use", "a request with this Idempotency-Key is still being processed; retry later", { idempotency_key: key }, { "Retry-After": "1" });
     }
-    return { kind: "replay", status: row.statusCode ?? 200, body: row.responseBody ?? "" };
+    return { kind: "replay", status: row.statusCode ?? 200, body: row.responseBody ? openResponse(scope, key, row.responseBody) : "" };
   }
 
   async complete(claim: Claim, status: number, body: string): Promise<void> {
     await this.db
       .update(idempotencyKeys)
-      .set({ state: "done", statusCode: status, responseBody: body })
-      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.claimedAt, claim.claimedAt)));
+      .set({ state: "done", statusCode: status, responseBody: sealResponse(claim.scope, claim.key, body) })
+      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.keyDigest, claim.keyDigest), eq(idempotencyKeys.claimedAt, claim.claimedAt)));
   }
 
   /** Gives the key back (the request was refused before it changed anything); only while we still own it. */
   async release(claim: Claim): Promise<void> {
     await this.db
       .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.key, claim.key), eq(idempotencyKeys.claimedAt, claim.claimedAt), eq(idempotencyKeys.state, "running")));
+      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.keyDigest, claim.keyDigest), eq(idempotencyKeys.claimedAt, claim.claimedAt), eq(idempotencyKeys.state, "running")));
   }
 
   /** Deletes records past their retention, a bounded batch at a time. */
   async sweep(batch = 1000): Promise<number> {
     const res = await this.db.execute(sql`
       delete from ${idempotencyKeys}
-      where (scope, key) in (select scope, key from ${idempotencyKeys} where ${lt(idempotencyKeys.expiresAt, new Date())} limit ${batch})`);
+      where (scope, key_digest) in (select scope, key_digest from ${idempotencyKeys} where ${lt(idempotencyKeys.expiresAt, new Date())} limit ${batch})`);
     return (res as { count?: number; affectedRows?: number }).count ?? (res as { affectedRows?: number }).affectedRows ?? 0;
   }
 }
