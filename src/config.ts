@@ -24,7 +24,7 @@ export interface Config {
   logLevel: string;
   apiKeyRateLimit: number;
   apiKeyRateWindowSeconds: number;
-  authCacheTtlMs: number;
+  cacheTtlMs: number;
   idempotencyTtlSeconds: number;
   idempotencyLeaseSeconds: number;
   actorIdleSeconds: number;
@@ -116,8 +116,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: str("LOG_LEVEL", "info"),
     apiKeyRateLimit: int("API_KEY_RATE_LIMIT", 600, 1, 10_000_000),
     apiKeyRateWindowSeconds: int("API_KEY_RATE_WINDOW_SECONDS", 600, 1, 86_400),
-    // The revoke promise is "no cache outlives a revoke by more than a second".
-    authCacheTtlMs: int("AUTH_CACHE_TTL_MS", 1000, 0, 1000),
+    // How long a node trusts what it keeps in memory of another node's writes (API keys,
+    // mailbox rows). The revoke promise is "no cache outlives a revoke by more than a second".
+    cacheTtlMs: int("CACHE_TTL_MS", 1000, 0, 1000),
     idempotencyTtlSeconds: int("IDEMPOTENCY_TTL_SECONDS", 86_400, 86_400, 30 * 86_400),
     idempotencyLeaseSeconds: int("IDEMPOTENCY_LEASE_SECONDS", 60, 1, 3600),
     actorIdleSeconds: int("ACTOR_IDLE_SECONDS", 60, 1, 86_400),

@@ -52,8 +52,15 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       log.warn({ admin_token: token, path }, "generated an admin token; it is stored in the data directory and will not be printed again");
     });
 
-    const keys = new KeyStore(database.db, config.authCacheTtlMs);
-    const bus = await connectBus(config.natsUrl, config.nodeId, { onKeyRevoked: (id) => keys.invalidate(id) }, log);
+    const keys = new KeyStore(database.db, config.cacheTtlMs);
+    // The bus is connected before the actors exist; its handlers reach them through this slot.
+    let mailboxesClient: Mailboxes | undefined;
+    const bus = await connectBus(
+      config.natsUrl,
+      config.nodeId,
+      { onKeyRevoked: (id) => keys.invalidate(id), onMailboxChanged: (id) => mailboxesClient?.reload(id) },
+      log,
+    );
     cleanups.push(() => bus.close());
 
     const actors = new ActorSystem({ idleMs: config.actorIdleSeconds * 1000, logger: log.child({ component: "actors" }) });
@@ -62,10 +69,13 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         db: database.db,
         keys,
         announceRevoked: (id) => bus.announceRevoked(id),
+        announceChanged: (id) => bus.announceMailboxChanged(id),
+        freshnessMs: config.cacheTtlMs,
         rateLimit: { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowSeconds * 1000 },
       }),
     );
     const placement = new LocalPlacement(actors);
+    mailboxesClient = new Mailboxes(placement);
     cleanups.push(() => actors.shutdown({ drainTimeoutMs: config.shutdownTimeoutSeconds * 1000 }));
 
     const idempotency = new IdempotencyStore(database.db, config.idempotencyTtlSeconds, config.idempotencyLeaseSeconds);
@@ -77,7 +87,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const app = createHttpApp({
       db: database.db,
       accounts: new Accounts(database.db, config),
-      mailboxes: new Mailboxes(placement),
+      mailboxes: mailboxesClient,
       authenticator: new Authenticator(adminToken, keys),
       idempotency,
       log,

@@ -32,7 +32,7 @@ describe("defaults of the runtime contract", () => {
     // Our additions keep the promises the issue makes.
     expect(c.apiKeyRateLimit).toBe(600);
     expect(c.apiKeyRateWindowSeconds).toBe(600);
-    expect(c.authCacheTtlMs).toBeLessThanOrEqual(1000);
+    expect(c.cacheTtlMs).toBeLessThanOrEqual(1000);
     expect(c.idempotencyTtlSeconds).toBeGreaterThanOrEqual(86_400);
     expect(c.pgliteInMemory).toBe(false);
   });
@@ -114,9 +114,9 @@ describe("accepted values", () => {
     expect(loadConfig({ DATA_DIR: "some/rel" }).dataDir).toBe(resolve("some/rel"));
   });
 
-  test("AUTH_CACHE_TTL_MS up to 1000 is accepted", () => {
-    expect(loadConfig({ AUTH_CACHE_TTL_MS: "1000" }).authCacheTtlMs).toBe(1000);
-    expect(loadConfig({ AUTH_CACHE_TTL_MS: "0" }).authCacheTtlMs).toBe(0);
+  test("CACHE_TTL_MS up to 1000 is accepted", () => {
+    expect(loadConfig({ CACHE_TTL_MS: "1000" }).cacheTtlMs).toBe(1000);
+    expect(loadConfig({ CACHE_TTL_MS: "0" }).cacheTtlMs).toBe(0);
   });
 });
 
@@ -141,8 +141,8 @@ describe("refused values", () => {
     ["ADMIN_TOKEN", "short"],
     ["ADMIN_TOKEN", "has a space in the middle"],
     ["LOG_LEVEL", "loud"],
-    ["AUTH_CACHE_TTL_MS", "1001"],
-    ["AUTH_CACHE_TTL_MS", "60000"],
+    ["CACHE_TTL_MS", "1001"],
+    ["CACHE_TTL_MS", "60000"],
   ])("%s=%p throws a ConfigError naming %s", (name, value) => {
     const err = configError({ [name]: value });
     // Name the variable itself, not just a longer one that contains it (SMTP_PORT vs PORT).
@@ -156,9 +156,9 @@ describe("refused values", () => {
       MAIL_DOMAIN: "bad domain",
       WEBHOOK_RETRY_DELAYS: "x",
       ALLOW_PRIVATE_WEBHOOK_TARGETS: "perhaps",
-      AUTH_CACHE_TTL_MS: "5000",
+      CACHE_TTL_MS: "5000",
     });
-    for (const name of ["PORT", "SMTP_PORT", "MAIL_DOMAIN", "WEBHOOK_RETRY_DELAYS", "ALLOW_PRIVATE_WEBHOOK_TARGETS", "AUTH_CACHE_TTL_MS"]) {
+    for (const name of ["PORT", "SMTP_PORT", "MAIL_DOMAIN", "WEBHOOK_RETRY_DELAYS", "ALLOW_PRIVATE_WEBHOOK_TARGETS", "CACHE_TTL_MS"]) {
       expect(err.message).toMatch(new RegExp(`(^|[^A-Z_])${name}\\b`));
     }
     // One problem per line, so an operator sees each of them.

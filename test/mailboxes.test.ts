@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { seedAccount, startTestService, type TestService } from "./harness.ts";
+import { seedAccount, sleep, startTestService, usingPostgres, type TestService } from "./harness.ts";
 
 let t: TestService;
 let s: Awaited<ReturnType<typeof seedAccount>>;
@@ -81,5 +81,29 @@ describe("disable and enable", () => {
     const res = await t.api("POST", "/v1/mailboxes/00000000-0000-4000-8000-000000000000/disable");
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe("not_found");
+  });
+});
+
+describe("two nodes on one database", () => {
+  const multiNode = usingPostgres ? test : test.skip;
+  multiNode("a status change on one node is seen by the other within a second (at once with NATS)", async () => {
+    const other = await startTestService();
+    try {
+      const { agent, agentKey } = await seedAccount(t);
+      // Node B reads (and keeps) the mailbox first.
+      expect((await other.api("GET", `/v1/mailboxes/${agent.id}`, { token: agentKey.token })).body.mailbox.status).toBe("active");
+      expect((await t.api("POST", `/v1/mailboxes/${agent.id}/disable`)).status).toBe(200);
+      const started = performance.now();
+      let seen = "active";
+      while (performance.now() - started < 3000) {
+        seen = (await other.api("GET", `/v1/mailboxes/${agent.id}`, { token: agentKey.token })).body.mailbox.status;
+        if (seen === "disabled") break;
+        await sleep(20);
+      }
+      expect(seen).toBe("disabled");
+      expect(performance.now() - started).toBeLessThan(1500);
+    } finally {
+      await other.stop();
+    }
   });
 });

@@ -13,6 +13,7 @@ export const MAILBOX_ACTOR = "mailbox";
 /** Commands are plain data so that a placement may carry them to another node. */
 export type MailboxCommand =
   | { type: "get" }
+  | { type: "reload" }
   | { type: "setStatus"; status: "active" | "disabled" }
   | { type: "issueKey"; name: string; scope: "mailbox" }
   | { type: "revokeKey"; keyId: string }
@@ -20,6 +21,8 @@ export type MailboxCommand =
 
 export interface MailboxState {
   mailbox: MailboxRow;
+  /** performance.now() when `mailbox` was read from the database. */
+  loadedAt: number;
   /** Per API key call windows of this mailbox's keys. */
   windows: Map<string, SlidingWindow>;
 }
@@ -29,6 +32,14 @@ export interface MailboxActorDeps {
   keys: KeyStore;
   /** Tells the other nodes that a key was revoked (their caches drop it at once). */
   announceRevoked(keyId: string): void;
+  /** Tells the other nodes that this mailbox's row changed (their copies reload). */
+  announceChanged(mailboxId: string): void;
+  /**
+   * How long the kept row is trusted before a read reloads it. Until the NATS placement puts
+   * each mailbox on exactly one node, another node may change the row; this bounds how stale
+   * a read can be when the cluster broadcast is missed.
+   */
+  freshnessMs: number;
   rateLimit: { limit: number; windowMs: number };
 }
 
@@ -36,23 +47,35 @@ export type IssuedKey = { apiKey: ApiKeyRow; token: string };
 
 /**
  * The single writer of a mailbox: its settings, its API keys and its rate windows.
- * Reads of the mailbox itself are answered from the state it keeps, which is exact
- * because nothing else writes the row.
+ * Reads of the mailbox itself are answered from the row it keeps, reloaded when older than
+ * `freshnessMs` or when another node announces a change.
  */
 export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxState, MailboxCommand, unknown> {
   const { db } = deps;
+  const load = async (id: string) => {
+    const [mailbox] = await db.select().from(mailboxes).where(eq(mailboxes.id, id)).limit(1);
+    if (!mailbox) throw notFound("mailbox", id);
+    return mailbox;
+  };
   return {
     kind: MAILBOX_ACTOR,
 
     async activate(id) {
-      const [mailbox] = await db.select().from(mailboxes).where(eq(mailboxes.id, id)).limit(1);
-      if (!mailbox) throw notFound("mailbox", id);
-      return { mailbox, windows: new Map() };
+      return { mailbox: await load(id), loadedAt: performance.now(), windows: new Map() };
     },
 
     async handle(state, cmd) {
       switch (cmd.type) {
         case "get":
+          if (performance.now() - state.loadedAt > deps.freshnessMs) {
+            state.mailbox = await load(state.mailbox.id);
+            state.loadedAt = performance.now();
+          }
+          return state.mailbox;
+
+        case "reload":
+          state.mailbox = await load(state.mailbox.id);
+          state.loadedAt = performance.now();
           return state.mailbox;
 
         case "setStatus": {
@@ -63,6 +86,8 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
             .where(eq(mailboxes.id, state.mailbox.id))
             .returning();
           state.mailbox = row!;
+          state.loadedAt = performance.now();
+          deps.announceChanged(row!.id);
           return row;
         }
 

@@ -23,6 +23,10 @@ export class Mailboxes {
   revokeKey(id: string, keyId: string) {
     return this.ask<ApiKeyRow>(id, { type: "revokeKey", keyId });
   }
+  /** Another node changed the mailbox: drop the kept row. Fire and forget. */
+  reload(id: string) {
+    this.placement.tell(MAILBOX_ACTOR, id.toLowerCase(), { type: "reload" } satisfies MailboxCommand);
+  }
   admit(id: string, keyId: string) {
     return this.ask<RateDecision>(id, { type: "admit", keyId });
   }

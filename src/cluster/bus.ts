@@ -1,47 +1,58 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "../log.ts";
 
-const REVOKED_SUBJECT = "mailroom.auth.key-revoked";
+const SUBJECTS = {
+  keyRevoked: "mailroom.auth.key-revoked",
+  mailboxChanged: "mailroom.mailbox.changed",
+} as const;
 
 /**
- * What nodes of one cluster tell each other outside the database. Today: "this API key was
- * revoked", so every node's key cache drops it at once instead of within its one-second TTL.
+ * What nodes of one cluster tell each other outside the database, so that what a node keeps
+ * in memory follows a change made on another node at once instead of within its one-second
+ * freshness bound: "this API key was revoked", "this mailbox's settings changed".
  * Without NATS there is one node and nothing to tell.
  */
 export interface ClusterBus {
   readonly mode: "nats" | "in-process";
   announceRevoked(keyId: string): void;
+  announceMailboxChanged(mailboxId: string): void;
   close(): Promise<void>;
 }
 
 export interface BusHandlers {
   onKeyRevoked(keyId: string): void;
+  onMailboxChanged(mailboxId: string): void;
 }
 
 export async function connectBus(natsUrl: string | undefined, nodeId: string, handlers: BusHandlers, log: Logger): Promise<ClusterBus> {
   if (!natsUrl) {
-    return { mode: "in-process", announceRevoked: () => {}, close: async () => {} };
+    return { mode: "in-process", announceRevoked: () => {}, announceMailboxChanged: () => {}, close: async () => {} };
   }
   const nc: NatsConnection = await connect({ servers: natsUrl, name: `mailroom-${nodeId}`, maxReconnectAttempts: -1 });
-  const sub = nc.subscribe(REVOKED_SUBJECT, {
-    callback: (err, msg) => {
-      if (err) return log.warn({ err }, "key revocation subscription error");
-      const keyId = msg.string();
-      if (keyId) handlers.onKeyRevoked(keyId);
-    },
-  });
+  // Payload "{nodeId} {id}": a node ignores its own announcements; it already knows.
+  const listen = (subject: string, handler: (id: string) => void) =>
+    nc.subscribe(subject, {
+      callback: (err, msg) => {
+        if (err) return log.warn({ err, subject }, "cluster bus subscription error");
+        const [from, id] = msg.string().split(" ");
+        if (id && from !== nodeId) handler(id);
+      },
+    });
+  const subs = [listen(SUBJECTS.keyRevoked, handlers.onKeyRevoked), listen(SUBJECTS.mailboxChanged, handlers.onMailboxChanged)];
+  const announce = (subject: string, id: string) => {
+    try {
+      nc.publish(subject, `${nodeId} ${id}`);
+    } catch (err) {
+      // The freshness bound still holds without the broadcast; losing it is not fatal.
+      log.warn({ err, subject, id }, "could not broadcast to the cluster");
+    }
+  };
   return {
     mode: "nats",
-    announceRevoked(keyId) {
-      try {
-        nc.publish(REVOKED_SUBJECT, keyId);
-      } catch (err) {
-        // The cache TTL still bounds staleness to a second; losing the broadcast is not fatal.
-        log.warn({ err, keyId }, "could not broadcast key revocation");
-      }
-    },
+    announceRevoked: (keyId) => announce(SUBJECTS.keyRevoked, keyId),
+    announceMailboxChanged: (mailboxId) => announce(SUBJECTS.mailboxChanged, mailboxId),
     async close() {
-      sub.unsubscribe();
+      for (const sub of subs) sub.unsubscribe();
       await nc.drain();
     },
   };
