@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { idempotencyKeys } from "../db/schema/index.ts";
 import { fingerprint, keyDigest } from "../src/http/idempotency.ts";
+import { ROUTE_AUTH } from "../src/http/route-auth.ts";
 import { issueKey, request, seedAccount, sleep, startTestService, uniqueSlug, usingPostgres, type ApiResponse, type TestService } from "./harness.ts";
 
 let t: TestService;
@@ -391,5 +392,40 @@ describe("what is stored", () => {
     const replay = await t2.api("POST", `/v1/mailboxes/${s.agent.id}/api-keys`, { body: { name: "once", scope: "mailbox" }, headers: idem(key) });
     expect(replay.headers.get("x-idempotent-replay")).toBe("true");
     expect(replay.body.token).toBe(res.body.token);
+  });
+});
+
+describe("every route that changes something honours Idempotency-Key", () => {
+  let t3: TestService;
+  beforeAll(async () => {
+    t3 = await startTestService();
+  });
+  afterAll(() => t3.stop());
+
+  // A request per mutating route that passes schema validation. A new mutating route without an
+  // entry here fails the test, so none can ship without idempotency.
+  const samples: Record<string, (s: Awaited<ReturnType<typeof seedAccount>>) => { path: string; body?: unknown }> = {
+    "POST /v1/accounts": () => ({ path: "/v1/accounts", body: { slug: uniqueSlug("idem"), displayName: "Idem" } }),
+    "POST /v1/accounts/:accountId/mailboxes": (s) => ({ path: `/v1/accounts/${s.account.id}/mailboxes`, body: { slug: uniqueSlug("mb") } }),
+    "POST /v1/mailboxes/:mailboxId/disable": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/disable` }),
+    "POST /v1/mailboxes/:mailboxId/enable": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/enable` }),
+    "POST /v1/mailboxes/:mailboxId/api-keys": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/api-keys`, body: { name: "idem", scope: "mailbox" } }),
+    "POST /v1/mailboxes/:mailboxId/api-keys/:keyId/revoke": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/api-keys/${s.agentKey.id}/revoke` }),
+  };
+  const mutating = Object.keys(ROUTE_AUTH).filter((r) => /^(POST|PUT|PATCH|DELETE) /.test(r));
+
+  test.each(mutating)("%s", async (route) => {
+    const sample = samples[route];
+    if (!sample) throw new Error(`no idempotency sample for ${route}: add one`);
+    const s = await seedAccount(t3);
+    const { path, body } = sample(s);
+    const method = route.split(" ")[0]!;
+    const key = newKey("every");
+    const first = await t3.api(method, path, { body, headers: idem(key) });
+    expect(first.status).toBeLessThan(500);
+    const second = await t3.api(method, path, { body, headers: idem(key) });
+    expect(second.headers.get("x-idempotent-replay")).toBe("true");
+    expect(second.status).toBe(first.status);
+    expect(second.body).toEqual(first.body);
   });
 });

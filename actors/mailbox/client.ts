@@ -1,12 +1,11 @@
 import type { ApiKeyRow, MailboxRow } from "../../db/schema/index.ts";
-import { AppError } from "../../src/errors.ts";
-import { ActorActivationError, type Placement } from "../runtime/index.ts";
+import type { Placement } from "../runtime/index.ts";
 import { MAILBOX_ACTOR, type IssuedKey, type MailboxCommand } from "./actor.ts";
 import type { RateDecision } from "./rate-window.ts";
 
 /**
  * The typed face of the mailbox actor for the rest of the code. Callers never build
- * commands by hand, and typed domain errors come out as they went in.
+ * commands by hand; errors a command throws come out as they went in.
  */
 export class Mailboxes {
   constructor(private readonly placement: Placement) {}
@@ -31,14 +30,10 @@ export class Mailboxes {
     return this.ask<RateDecision>(id, { type: "admit", keyId });
   }
 
-  private async ask<R>(id: string, cmd: MailboxCommand): Promise<R> {
-    try {
-      // Mailbox ids are UUIDs, which the database compares case-insensitively: one spelling, one actor.
-      return await this.placement.ask<R>(MAILBOX_ACTOR, id.toLowerCase(), cmd);
-    } catch (err) {
-      // "mailbox not found" surfaces as a failed activation; give callers the 404 itself.
-      if (err instanceof ActorActivationError && err.cause instanceof AppError) throw err.cause;
-      throw err;
-    }
+  private ask<R>(id: string, cmd: MailboxCommand): Promise<R> {
+    // Mailbox ids are UUIDs, which the database compares case-insensitively: one spelling, one actor.
+    // A "mailbox not found" from activation arrives as ActorActivationError with the 404 as
+    // its cause; the HTTP error renderer unwraps it (no extra promise per ask on the hot path).
+    return this.placement.ask<R>(MAILBOX_ACTOR, id.toLowerCase(), cmd);
   }
 }

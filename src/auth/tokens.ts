@@ -31,7 +31,8 @@ export function parseApiKeyToken(token: string): ParsedToken | null {
   return { keyId, secret };
 }
 
-export const digest = (value: string): Buffer => createHash("sha256").update(value).digest();
+// Bun's one-shot hasher: no hash object per call on the authentication hot path.
+export const digest = (value: string): Buffer => Buffer.from(Bun.CryptoHasher.hash("sha256", value) as Uint8Array);
 export const digestHex = (value: string): string => createHash("sha256").update(value).digest("hex");
 
 /** Constant-time comparison of a presented value against a stored SHA-256 digest. */

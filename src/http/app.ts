@@ -25,12 +25,13 @@ export interface HttpDeps {
 
 /** The Elysia root: the request pipeline first, then one module per resource group. */
 export function createHttpApp(deps: HttpDeps) {
+  const pipeline = requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024 });
   const app: Elysia<any, any, any, any, any, any, any> = new Elysia({ name: "mailroom" })
-    .use(requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024 }))
+    .use(pipeline.plugin)
     .use(healthRoutes(deps.health))
     .use(openapiRoutes(() => app, { version: deps.version }))
-    .use(accountRoutes(deps.accounts))
-    .use(mailboxRoutes(deps.mailboxes))
-    .use(apiKeyRoutes(deps.mailboxes, deps.db));
+    .use(accountRoutes(deps.accounts, pipeline.mutation))
+    .use(mailboxRoutes(deps.mailboxes, pipeline.mutation))
+    .use(apiKeyRoutes(deps.mailboxes, deps.db, pipeline.mutation));
   return app;
 }

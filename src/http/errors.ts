@@ -1,3 +1,4 @@
+import { ActorActivationError } from "../../actors/runtime/index.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 
@@ -18,8 +19,11 @@ interface ValidationIssue {
  * `frameworkCode` is Elysia's classification of errors it raised itself.
  */
 export function renderError(err: unknown, frameworkCode: string | number, ctx: { method: string; path: string; requestId: string; log: Logger }): RenderedError {
-  // Elysia wraps whatever a parse hook throws in a ParseError; our own errors (payload_too_large) keep their code.
-  if (frameworkCode === "PARSE" && (err as { cause?: unknown } | null)?.cause instanceof AppError) err = (err as { cause: AppError }).cause;
+  // Elysia wraps whatever a parse hook throws in a ParseError, and an actor wraps what its
+  // activation throws (a 404 for a mailbox that does not exist): our own errors keep their code.
+  if ((frameworkCode === "PARSE" || err instanceof ActorActivationError) && (err as { cause?: unknown } | null)?.cause instanceof AppError) {
+    err = (err as { cause: AppError }).cause;
+  }
   if (err instanceof AppError) {
     const e = err.code === "validation_error" ? locateFields(err) : err;
     if (!e.isPublic) ctx.log.error({ err: e, requestId: ctx.requestId }, "request failed");

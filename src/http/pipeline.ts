@@ -15,6 +15,19 @@ export interface PipelineDeps {
   maxJsonBytes: number;
 }
 
+/** Lifecycle hooks for the routes that change something (see `mutation` below). */
+export interface MutationHooks {
+  beforeHandle(ctx: object): Promise<Response | undefined>;
+  afterHandle(ctx: object): Promise<void>;
+}
+
+/** What `derive` adds to every request's context. */
+interface DerivedContext {
+  request: Request;
+  principal: Principal | null;
+  idempotency: { key: string; fingerprint: string } | null;
+}
+
 /** What the pipeline knows of one request, across its hooks. */
 interface RequestState {
   id: string;
@@ -30,8 +43,8 @@ const BAD_JSON: unique symbol = Symbol("bad-json");
 /**
  * The request pipeline every route runs through, in order:
  * request id → JSON parse → auth (route table) → API-key rate window → mailbox scope →
- * deferred JSON error → schema validation (Elysia) → idempotency claim → handler →
- * idempotency record. Errors from any step become the envelope in one place.
+ * deferred JSON error → schema validation (Elysia) → idempotency claim (routes that change
+ * something) → handler → idempotency record. Errors from any step become the envelope in one place.
  */
 export function requestPipeline(deps: PipelineDeps) {
   const state = new WeakMap<Request, RequestState>();
@@ -45,7 +58,7 @@ export function requestPipeline(deps: PipelineDeps) {
     return s;
   };
 
-  return new Elysia({ name: "request-pipeline" })
+  const plugin = new Elysia({ name: "request-pipeline" })
     .onRequest(({ request, set }) => {
       set.headers["x-request-id"] = stateOf(request).id;
     })
@@ -95,26 +108,6 @@ export function requestPipeline(deps: PipelineDeps) {
       }
       return { principal, idempotency };
     })
-    .onBeforeHandle({ as: "global" }, async ({ request, principal, idempotency }) => {
-      if (!idempotency) return;
-      const scope = principal?.kind === "key" ? `key:${principal.keyId}` : principal?.kind === "admin" ? "admin" : "public";
-      const result = await deps.idempotency.claim(scope, idempotency.key, idempotency.fingerprint);
-      const s = stateOf(request);
-      if (result.kind === "claimed") {
-        s.claim = result.claim;
-        return;
-      }
-      return new Response(result.body, {
-        status: result.status,
-        headers: { "content-type": "application/json;charset=utf-8", "x-idempotent-replay": "true", "x-request-id": s.id },
-      });
-    })
-    .onAfterHandle({ as: "global" }, async ({ request, responseValue, set }) => {
-      const claim = state.get(request)?.claim;
-      if (!claim) return;
-      const status = typeof set.status === "number" ? set.status : 200;
-      await deps.idempotency.complete(claim, status, JSON.stringify(responseValue ?? null));
-    })
     .onError({ as: "global" }, async ({ request, code, error, set, path }) => {
       const s = stateOf(request);
       const rendered = renderError(error, code, { method: request.method, path, requestId: s.id, log: deps.log });
@@ -131,4 +124,34 @@ export function requestPipeline(deps: PipelineDeps) {
       }
       return rendered.body;
     });
+
+  /**
+   * Idempotency runs after validation, so it hangs on the routes that change something only:
+   * each module wraps those in `.guard(mutation, …)`, and reads pay nothing for it.
+   */
+  const mutation: MutationHooks = {
+    async beforeHandle(ctx) {
+      const { request, principal, idempotency } = ctx as unknown as DerivedContext;
+      if (!idempotency) return;
+      const scope = principal?.kind === "key" ? `key:${principal.keyId}` : principal?.kind === "admin" ? "admin" : "public";
+      const result = await deps.idempotency.claim(scope, idempotency.key, idempotency.fingerprint);
+      const s = stateOf(request);
+      if (result.kind === "claimed") {
+        s.claim = result.claim;
+        return;
+      }
+      return new Response(result.body, {
+        status: result.status,
+        headers: { "content-type": "application/json;charset=utf-8", "x-idempotent-replay": "true", "x-request-id": s.id },
+      });
+    },
+    async afterHandle(ctx) {
+      const { request, responseValue, set } = ctx as unknown as DerivedContext & { responseValue: unknown; set: { status?: number | string } };
+      const claim = state.get(request)?.claim;
+      if (!claim) return;
+      const status = typeof set.status === "number" ? set.status : 200;
+      await deps.idempotency.complete(claim, status, JSON.stringify(responseValue ?? null));
+    },
+  };
+  return { plugin, mutation };
 }

@@ -1,23 +1,11 @@
 import { Elysia, t } from "elysia";
 import type { Accounts } from "../../domain/accounts.ts";
 import { MailboxSummary, mailboxSummary } from "../mailboxes/model.ts";
+import type { MutationHooks } from "../pipeline.ts";
 import { Account, account, AccountBrief, accountBrief, AccountParams, CreateAccountBody, CreateMailboxBody } from "./model.ts";
 
-export function accountRoutes(accounts: Accounts) {
+export function accountRoutes(accounts: Accounts, mutation: MutationHooks) {
   return new Elysia({ name: "accounts" })
-    .post(
-      "/v1/accounts",
-      async ({ body, set }) => {
-        const created = await accounts.create(body);
-        set.status = 201;
-        return { account: account(created.account), primary_mailbox: mailboxSummary(created.primary) };
-      },
-      {
-        body: CreateAccountBody,
-        response: { 201: t.Object({ account: Account, primary_mailbox: MailboxSummary }) },
-        detail: { summary: "Create an account and its primary mailbox", tags: ["Accounts"] },
-      },
-    )
     .get("/v1/accounts/:accountId", async ({ params }) => ({ account: account(await accounts.get(params.accountId)) }), {
       params: AccountParams,
       response: { 200: t.Object({ account: Account }) },
@@ -35,18 +23,34 @@ export function accountRoutes(accounts: Accounts) {
         detail: { summary: "List the mailboxes of an account", description: "Oldest first; the primary mailbox comes first.", tags: ["Accounts"] },
       },
     )
-    .post(
-      "/v1/accounts/:accountId/mailboxes",
-      async ({ params, body, set }) => {
-        const mailbox = await accounts.createMailbox(params.accountId, body.slug);
-        set.status = 201;
-        return { mailbox: mailboxSummary(mailbox) };
-      },
-      {
-        params: AccountParams,
-        body: CreateMailboxBody,
-        response: { 201: t.Object({ mailbox: MailboxSummary }) },
-        detail: { summary: "Create an agent mailbox", description: "The mailbox gets the default action `send_message`.", tags: ["Accounts"] },
-      },
+    .guard(mutation, (writes) =>
+      writes
+        .post(
+          "/v1/accounts",
+          async ({ body, set }) => {
+            const created = await accounts.create(body);
+            set.status = 201;
+            return { account: account(created.account), primary_mailbox: mailboxSummary(created.primary) };
+          },
+          {
+            body: CreateAccountBody,
+            response: { 201: t.Object({ account: Account, primary_mailbox: MailboxSummary }) },
+            detail: { summary: "Create an account and its primary mailbox", tags: ["Accounts"] },
+          },
+        )
+        .post(
+          "/v1/accounts/:accountId/mailboxes",
+          async ({ params, body, set }) => {
+            const mailbox = await accounts.createMailbox(params.accountId, body.slug);
+            set.status = 201;
+            return { mailbox: mailboxSummary(mailbox) };
+          },
+          {
+            params: AccountParams,
+            body: CreateMailboxBody,
+            response: { 201: t.Object({ mailbox: MailboxSummary }) },
+            detail: { summary: "Create an agent mailbox", description: "The mailbox gets the default action `send_message`.", tags: ["Accounts"] },
+          },
+        ),
     );
 }

@@ -4,23 +4,26 @@ import type { Mailboxes } from "../../../actors/mailbox/client.ts";
 import type { Db } from "../../../db/client.ts";
 import { apiKeys } from "../../../db/schema/index.ts";
 import { MailboxParams } from "../mailboxes/model.ts";
+import type { MutationHooks } from "../pipeline.ts";
 import { ApiKey, apiKey, ApiKeyListItem, apiKeyListItem, ApiKeyParams, CreateApiKeyBody } from "./model.ts";
 
-export function apiKeyRoutes(mailboxes: Mailboxes, db: Db) {
+export function apiKeyRoutes(mailboxes: Mailboxes, db: Db, mutation: MutationHooks) {
   return new Elysia({ name: "api-keys" })
-    .post(
-      "/v1/mailboxes/:mailboxId/api-keys",
-      async ({ params, body, set }) => {
-        const issued = await mailboxes.issueKey(params.mailboxId, body.name);
-        set.status = 201;
-        return { api_key: apiKey(issued.apiKey), token: issued.token };
-      },
-      {
-        params: MailboxParams,
-        body: CreateApiKeyBody,
-        response: { 201: t.Object({ api_key: ApiKey, token: t.String({ description: "svc_{keyId}.{secret}; shown only this once" }) }) },
-        detail: { summary: "Issue an API key for a mailbox", tags: ["API keys"] },
-      },
+    .guard(mutation, (writes) =>
+      writes.post(
+        "/v1/mailboxes/:mailboxId/api-keys",
+        async ({ params, body, set }) => {
+          const issued = await mailboxes.issueKey(params.mailboxId, body.name);
+          set.status = 201;
+          return { api_key: apiKey(issued.apiKey), token: issued.token };
+        },
+        {
+          params: MailboxParams,
+          body: CreateApiKeyBody,
+          response: { 201: t.Object({ api_key: ApiKey, token: t.String({ description: "svc_{keyId}.{secret}; shown only this once" }) }) },
+          detail: { summary: "Issue an API key for a mailbox", tags: ["API keys"] },
+        },
+      ),
     )
     .get(
       "/v1/mailboxes/:mailboxId/api-keys",
@@ -35,13 +38,19 @@ export function apiKeyRoutes(mailboxes: Mailboxes, db: Db) {
         detail: { summary: "List a mailbox's API keys", description: "Never includes secrets.", tags: ["API keys"] },
       },
     )
-    .post(
-      "/v1/mailboxes/:mailboxId/api-keys/:keyId/revoke",
-      async ({ params }) => ({ api_key: apiKey(await mailboxes.revokeKey(params.mailboxId, params.keyId)) }),
-      {
-        params: ApiKeyParams,
-        response: { 200: t.Object({ api_key: ApiKey }) },
-        detail: { summary: "Revoke an API key", description: "Takes effect at once on every node. Revoking a revoked key returns it unchanged.", tags: ["API keys"] },
-      },
+    .guard(mutation, (writes) =>
+      writes.post(
+        "/v1/mailboxes/:mailboxId/api-keys/:keyId/revoke",
+        async ({ params }) => ({ api_key: apiKey(await mailboxes.revokeKey(params.mailboxId, params.keyId)) }),
+        {
+          params: ApiKeyParams,
+          response: { 200: t.Object({ api_key: ApiKey }) },
+          detail: {
+            summary: "Revoke an API key",
+            description: "Takes effect at once on every node. Revoking a revoked key returns it unchanged.",
+            tags: ["API keys"],
+          },
+        },
+      ),
     );
 }
