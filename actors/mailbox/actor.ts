@@ -69,6 +69,11 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
       return { mailbox: await load(id), loadedAt: performance.now(), windows: new Map() };
     },
 
+    // Reads of a fresh row do not wait behind writes in progress (see ActorDefinition.read).
+    read(state, cmd) {
+      return cmd.type === "get" && performance.now() - state.loadedAt <= deps.freshnessMs ? state.mailbox : undefined;
+    },
+
     // Not async: `get` and `admit` run on every request and answer from memory, and a plain
     // value saves the runtime a promise and a microtask turn. Commands that write await.
     handle(state, cmd) {

@@ -11,7 +11,7 @@ export class Mailboxes {
   constructor(private readonly placement: Placement) {}
 
   get(id: string) {
-    return this.ask<MailboxRow>(id, { type: "get" });
+    return this.placement.read<MailboxRow>(MAILBOX_ACTOR, id.toLowerCase(), { type: "get" } satisfies MailboxCommand);
   }
   setStatus(id: string, status: "active" | "disabled") {
     return this.ask<MailboxRow>(id, { type: "setStatus", status });

@@ -73,6 +73,17 @@ export class ActorCell implements EnvelopeOwner {
     return reply;
   }
 
+  /**
+   * Answers through the definition's shared `read` handler when the actor is active and the
+   * handler can; undefined otherwise (the caller then asks). Counts as activity.
+   */
+  tryRead(msg: unknown): unknown {
+    if (this.status !== "active" || this.def.read === undefined) return undefined;
+    const value = this.def.read(this.state, msg);
+    if (value !== undefined) this.lastActiveAt = Date.now();
+    return value;
+  }
+
   /** Queues a message nobody awaits; its failure is logged by the envelope. */
   tell(msg: unknown): void {
     this.enqueue(new Envelope(this, msg));

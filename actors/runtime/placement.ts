@@ -18,6 +18,8 @@ import type { AskOptions } from "./types.ts";
  */
 export interface Placement {
   ask<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R>;
+  /** A read-only message, answered from the actor's memory when possible (see ActorDefinition.read). */
+  read<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R>;
   tell(kind: string, id: string, msg: unknown): void;
   /** Stops accepting messages and finishes in-flight work. Safe to call more than once. */
   close(): Promise<void>;
@@ -33,6 +35,10 @@ export class LocalPlacement implements Placement {
 
   ask<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R> {
     return this.system.ask<R>(kind, id, msg, opts);
+  }
+
+  read<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R> {
+    return this.system.read<R>(kind, id, msg, opts);
   }
 
   tell(kind: string, id: string, msg: unknown): void {

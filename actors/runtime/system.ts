@@ -104,6 +104,24 @@ export class ActorSystem {
     return cell.ask(msg, timeoutMs) as Promise<R>;
   }
 
+  /**
+   * A read-only message: answered at once by the definition's shared `read` handler when the
+   * actor is in memory and can answer from it, otherwise handled like `ask`. A `read` that
+   * throws rejects the returned promise.
+   */
+  read<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R> {
+    const cell = this.kinds.get(kind)?.cells.get(id);
+    if (cell !== undefined && !this.stopping) {
+      try {
+        const value = cell.tryRead(msg);
+        if (value !== undefined) return Promise.resolve(value as R);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
+    return this.ask<R>(kind, id, msg, opts);
+  }
+
   /** Sends a message without waiting. Nothing is thrown or returned: every failure is logged at error level. */
   tell(kind: string, id: string, msg: unknown): void {
     const cell = this.cellFor(kind, id);

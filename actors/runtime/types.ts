@@ -23,6 +23,14 @@ export interface ActorDefinition<State, Msg, Reply = unknown> {
   activate(id: string): Promise<State>;
   /** Processes one message. Never called concurrently for the same id. */
   handle(state: State, msg: Msg, ctx: ActorContext): Promise<Reply> | Reply;
+  /**
+   * A shared (read-only) handler: answers from the state in memory at once, without queueing
+   * behind other messages, when the actor is active. It must not change state or await;
+   * returning undefined means "I cannot answer from memory" and the message is handled by
+   * `handle` in turn instead. A read running while a `handle` awaits sees the state as it was
+   * before that write finished, which is what a read ordered before it would have seen.
+   */
+  read?(state: State, msg: Msg): Reply | undefined;
   /** Flushes or releases state; called when the actor has been idle long enough, and on shutdown. */
   passivate?(id: string, state: State): Promise<void> | void;
   /**

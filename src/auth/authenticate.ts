@@ -1,5 +1,5 @@
 import { AppError } from "../errors.ts";
-import type { KeyStore } from "./key-store.ts";
+import type { KeyRecord, KeyStore } from "./key-store.ts";
 import { digest, matchesDigest, parseApiKeyToken, TOKEN_PREFIX } from "./tokens.ts";
 
 export type Principal = { kind: "admin" } | { kind: "key"; keyId: string; mailboxId: string };
@@ -18,7 +18,8 @@ export class Authenticator {
     this.adminDigest = digest(adminToken);
   }
 
-  async authenticate(header: string | null | undefined): Promise<Principal> {
+  /** Synchronous when the key is in the cache (the common case): no promise on the hot path. */
+  authenticate(header: string | null | undefined): Principal | Promise<Principal> {
     if (header === null || header === undefined || header.trim() === "") {
       throw new AppError("missing_authorization", "an Authorization: Bearer <token> header is required");
     }
@@ -28,13 +29,18 @@ export class Authenticator {
     if (token.startsWith(TOKEN_PREFIX)) {
       const parsed = parseApiKeyToken(token);
       if (!parsed) throw new AppError("invalid_authorization", "the API key token is malformed (expected svc_{keyId}.{secret})");
-      const record = await this.keys.get(parsed.keyId);
-      // Hash the secret even for unknown keys so the answer takes the same time either way.
-      const ok = matchesDigest(parsed.secret, record?.digest ?? this.adminDigest);
-      if (!record || !ok || record.status !== "active") throw new AppError("invalid_token", "the token is not valid");
-      return { kind: "key", keyId: record.id, mailboxId: record.mailboxId };
+      const cached = this.keys.peek(parsed.keyId);
+      if (cached !== undefined) return this.verify(parsed.secret, cached);
+      return this.keys.get(parsed.keyId).then((record) => this.verify(parsed.secret, record));
     }
     if (matchesDigest(token, this.adminDigest)) return { kind: "admin" };
     throw new AppError("invalid_token", "the token is not valid");
+  }
+
+  private verify(secret: string, record: KeyRecord | null): Principal {
+    // Hash the secret even for unknown keys so the answer takes the same time either way.
+    const ok = matchesDigest(secret, record?.digest ?? this.adminDigest);
+    if (!record || !ok || record.status !== "active") throw new AppError("invalid_token", "the token is not valid");
+    return { kind: "key", keyId: record.id, mailboxId: record.mailboxId };
   }
 }

@@ -38,9 +38,15 @@ export class KeyStore {
     private readonly now: () => number = performance.now.bind(performance),
   ) {}
 
-  async get(keyId: string): Promise<KeyRecord | null> {
+  /** The cached record while it is fresh (null: known not to exist); undefined when a look-up is needed. */
+  peek(keyId: string): KeyRecord | null | undefined {
     const hit = this.entries.get(keyId);
-    if (hit && hit.expiresAt > this.now()) return hit.record;
+    return hit && hit.expiresAt > this.now() ? hit.record : undefined;
+  }
+
+  async get(keyId: string): Promise<KeyRecord | null> {
+    const hit = this.peek(keyId);
+    if (hit !== undefined) return hit;
     const pending = this.inflight.get(keyId);
     if (pending) return pending;
     const fill = this.fill(keyId).finally(() => this.inflight.delete(keyId));

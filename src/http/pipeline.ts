@@ -42,7 +42,7 @@ const BAD_JSON: unique symbol = Symbol("bad-json");
 
 /**
  * The request pipeline every route runs through, in order:
- * request id → JSON parse → auth (route table) → API-key rate window → mailbox scope →
+ * JSON parse → request id → auth (route table) → API-key rate window → mailbox scope →
  * deferred JSON error → schema validation (Elysia) → idempotency claim (routes that change
  * something) → handler → idempotency record. Errors from any step become the envelope in one place.
  */
@@ -59,9 +59,6 @@ export function requestPipeline(deps: PipelineDeps) {
   };
 
   const plugin = new Elysia({ name: "request-pipeline" })
-    .onRequest(({ request, set }) => {
-      set.headers["x-request-id"] = stateOf(request).id;
-    })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
       if (!contentType?.toLowerCase().startsWith("application/json")) return;
       const declared = Number(request.headers.get("content-length") ?? "0");
@@ -75,11 +72,15 @@ export function requestPipeline(deps: PipelineDeps) {
         return BAD_JSON;
       }
     })
+    // The request id header is set here and in onError, which together see every request;
+    // an onRequest hook for it would cost every request one more step.
     .derive({ as: "global" }, async ({ request, route, params, body, headers, path, set }) => {
+      set.headers["x-request-id"] = stateOf(request).id;
       const rule = authRuleFor(request.method, route);
       let principal: Principal | null = null;
       if (rule.level !== "public") {
-        principal = await deps.authenticator.authenticate(headers.authorization);
+        const authenticated = deps.authenticator.authenticate(headers.authorization);
+        principal = authenticated instanceof Promise ? await authenticated : authenticated;
         if (principal.kind === "key") {
           const decision = await deps.mailboxes.admit(principal.mailboxId, principal.keyId);
           set.headers["x-ratelimit-limit"] = String(decision.limit);
