@@ -835,3 +835,70 @@ describe("errors", () => {
     expect(new ActorError("x").name).toBe("ActorError");
   });
 });
+
+// ---------------------------------------------------------------------------
+// Shared reads
+// ---------------------------------------------------------------------------
+
+describe("read (shared handler)", () => {
+  const readable = () =>
+    counterKind({
+      read(state, msg) {
+        return msg.type === "get" && state.count < 100 ? { count: state.count, via: "read" } : undefined;
+      },
+    });
+
+  test("answers from memory while a write is still running, seeing the state before it", async () => {
+    const system = makeSystem();
+    const { def, calls } = readable();
+    system.register(def);
+    await system.ask("counter", "a", { type: "add", n: 5 });
+    const gate = deferred();
+    const started = deferred();
+    const write = system.ask("counter", "a", { type: "wait", gate: gate.promise, started: started.resolve });
+    await started.promise;
+    // The write is mid-flight; an ask would queue behind it, a read does not.
+    expect(await system.read("counter", "a", { type: "get" })).toEqual({ count: 5, via: "read" });
+    expect(calls.handled.filter((m) => (m as CounterMsg).type === "get")).toHaveLength(0);
+    gate.resolve();
+    expect(await write).toBe(6);
+    expect(await system.read("counter", "a", { type: "get" })).toEqual({ count: 6, via: "read" });
+  });
+
+  test("falls back to an ask when the actor is not in memory or the read declines", async () => {
+    const system = makeSystem();
+    const { def, calls } = readable();
+    system.register(def);
+    // Not active yet: activated and handled by `handle` in turn.
+    const first = (await system.read("counter", "b", { type: "get" })) as CounterState;
+    expect(first.count).toBe(0);
+    expect(calls.activate).toEqual(["b"]);
+    // The read declines (returns undefined): `handle` answers.
+    await system.ask("counter", "b", { type: "add", n: 200 });
+    const declined = (await system.read("counter", "b", { type: "get" })) as CounterState;
+    expect(declined.count).toBe(200);
+    expect(calls.handled.filter((m) => (m as CounterMsg).type === "get")).toHaveLength(2);
+  });
+
+  test("a read that throws rejects only its own call", async () => {
+    const system = makeSystem();
+    const boom = new Error("read failed");
+    const { def } = counterKind({
+      read() {
+        throw boom;
+      },
+    });
+    system.register(def);
+    await system.ask("counter", "c", { type: "add" });
+    expect(await settle(system.read("counter", "c", { type: "get" }))).toEqual({ ok: false, error: boom });
+    expect(await system.ask("counter", "c", { type: "add" })).toBe(2);
+  });
+
+  test("LocalPlacement forwards reads", async () => {
+    const system = makeSystem();
+    system.register(readable().def);
+    const placement = new LocalPlacement(system);
+    await placement.ask("counter", "d", { type: "add", n: 3 });
+    expect(await placement.read("counter", "d", { type: "get" })).toEqual({ count: 3, via: "read" });
+  });
+});
