@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { digest } from "../src/auth/tokens.ts";
 import { ROUTE_AUTH } from "../src/http/route-auth.ts";
-import { issueKey, seedAccount, sleep, startTestService, usingNats, usingPostgres, type ApiResponse, type TestService } from "./harness.ts";
+import { expectError, issueKey, seedAccount, sleep, startTestService, usingNats, usingPostgres, type ApiResponse, type TestService } from "./harness.ts";
 
 /**
  * The shared auth suite: every non-public route of the route table gets the same battery of
@@ -20,20 +20,6 @@ beforeAll(async () => {
   pathKey = await issueKey(t, seed.agent.id, "path key");
 });
 afterAll(() => t.stop());
-
-/** The one error envelope: exactly {error:{code,message,details}}, and a request id. */
-function expectError(res: ApiResponse, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-  expect(Object.keys(res.body)).toEqual(["error"]);
-  expect(Object.keys(res.body.error).sort()).toEqual(["code", "details", "message"]);
-  expect(typeof res.body.error.message).toBe("string");
-  expect(res.body.error.message.length).toBeGreaterThan(0);
-  expect(typeof res.body.error.details).toBe("object");
-  expect(Array.isArray(res.body.error.details)).toBe(false);
-  expect(res.body.error.details).not.toBeNull();
-  expect(res.headers.get("content-type")).toContain("application/json");
-  expect(res.headers.get("x-request-id")).toBeTruthy();
-}
 
 const randomSecret = () => randomBytes(32).toString("base64url"); // 43 base64url characters
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { seedAccount, startTestService, uniqueSlug, type ApiResponse, type TestService } from "./harness.ts";
+import { expectError, seedAccount, startTestService, uniqueSlug, type ApiResponse, type TestService } from "./harness.ts";
 
 let t: TestService;
 let seed: Awaited<ReturnType<typeof seedAccount>>;
@@ -10,18 +10,6 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function expectError(res: ApiResponse, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-  expect(Object.keys(res.body)).toEqual(["error"]);
-  expect(Object.keys(res.body.error).sort()).toEqual(["code", "details", "message"]);
-  expect(typeof res.body.error.message).toBe("string");
-  expect(res.body.error.message.length).toBeGreaterThan(0);
-  expect(res.body.error.details).toBeObject();
-  expect(Array.isArray(res.body.error.details)).toBe(false);
-  expect(res.headers.get("content-type")).toContain("application/json");
-  expect(res.headers.get("x-request-id")).toBeTruthy();
-}
 
 describe("unknown routes", () => {
   test.each([

@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,3 +112,16 @@ export async function issueKey(t: TestService, mailboxId: string, name = "test k
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The one error envelope: exactly {error:{code,message,details}}, JSON, with a request id. */
+export function expectError(res: ApiResponse, status: number, code: string) {
+  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
+  expect(Object.keys(res.body)).toEqual(["error"]);
+  expect(Object.keys(res.body.error).sort()).toEqual(["code", "details", "message"]);
+  expect(typeof res.body.error.message).toBe("string");
+  expect(res.body.error.message.length).toBeGreaterThan(0);
+  expect(res.body.error.details).toBeObject();
+  expect(Array.isArray(res.body.error.details)).toBe(false);
+  expect(res.headers.get("content-type")).toContain("application/json");
+  expect(res.headers.get("x-request-id")).toBeTruthy();
+}

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { idempotencyKeys } from "../db/schema/index.ts";
 import { fingerprint, keyDigest } from "../src/http/idempotency.ts";
 import { ROUTE_AUTH } from "../src/http/route-auth.ts";
-import { issueKey, request, seedAccount, sleep, startTestService, uniqueSlug, usingPostgres, type ApiResponse, type TestService } from "./harness.ts";
+import { expectError, issueKey, request, seedAccount, sleep, startTestService, uniqueSlug, usingPostgres, type ApiResponse, type TestService } from "./harness.ts";
 
 let t: TestService;
 beforeAll(async () => {
@@ -13,13 +13,6 @@ afterAll(() => t.stop());
 
 const newKey = (label = "k") => `${label}-${randomBytes(8).toString("hex")}`;
 const idem = (key: string) => ({ "idempotency-key": key });
-
-function expectError(res: ApiResponse, status: number, code: string) {
-  expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });
-  expect(Object.keys(res.body)).toEqual(["error"]);
-  expect(Object.keys(res.body.error).sort()).toEqual(["code", "details", "message"]);
-  expect(res.headers.get("x-request-id")).toBeTruthy();
-}
 
 async function keyCount(node: TestService, mailboxId: string): Promise<number> {
   const res = await node.api("GET", `/v1/mailboxes/${mailboxId}/api-keys`);
