@@ -10,6 +10,7 @@ import { KeyStore } from "./auth/key-store.ts";
 import { connectBus } from "./cluster/bus.ts";
 import type { Config } from "./config.ts";
 import { Accounts } from "./domain/accounts.ts";
+import { Suppressions } from "./domain/suppressions.ts";
 import { createHttpApp } from "./http/app.ts";
 import { IdempotencyStore } from "./http/idempotency.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -84,9 +85,11 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     cleanups.push(() => clearInterval(sweep));
 
     let draining = false;
+    const accounts = new Accounts(database.db, config);
     const app = createHttpApp({
       db: database.db,
-      accounts: new Accounts(database.db, config),
+      accounts,
+      suppressions: new Suppressions(database.db, accounts),
       mailboxes: mailboxesClient,
       authenticator: new Authenticator(adminToken, keys),
       idempotency,

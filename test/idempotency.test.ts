@@ -404,6 +404,9 @@ describe("every route that changes something honours Idempotency-Key", () => {
     "POST /v1/mailboxes/:mailboxId/enable": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/enable` }),
     "POST /v1/mailboxes/:mailboxId/api-keys": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/api-keys`, body: { name: "idem", scope: "mailbox" } }),
     "POST /v1/mailboxes/:mailboxId/api-keys/:keyId/revoke": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/api-keys/${s.agentKey.id}/revoke` }),
+    "PUT /v1/mailboxes/:mailboxId/policy": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/policy`, body: { allow_auto_reply: false } }),
+    "POST /v1/accounts/:accountId/suppressions": (s) => ({ path: `/v1/accounts/${s.account.id}/suppressions`, body: { address: "someone@example.com" } }),
+    "DELETE /v1/accounts/:accountId/suppressions": (s) => ({ path: `/v1/accounts/${s.account.id}/suppressions?address=nobody@example.com` }),
   };
   const mutating = Object.keys(ROUTE_AUTH).filter((r) => /^(POST|PUT|PATCH|DELETE) /.test(r));
 

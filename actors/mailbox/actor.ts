@@ -15,9 +15,17 @@ export type MailboxCommand =
   | { type: "get" }
   | { type: "reload" }
   | { type: "setStatus"; status: "active" | "disabled" }
+  | { type: "setPolicy"; policy: PolicyPatch }
   | { type: "issueKey"; name: string; scope: "mailbox" }
   | { type: "revokeKey"; keyId: string }
   | { type: "admit"; keyId: string };
+
+/** The fields of the mailbox policy a PUT may change; absent ones stay as they are. */
+export interface PolicyPatch {
+  allowOutbound?: boolean;
+  allowAutoReply?: boolean;
+  maxOutboundPerDay?: number;
+}
 
 export interface MailboxState {
   mailbox: MailboxRow;
@@ -46,7 +54,7 @@ export interface MailboxActorDeps {
 export type IssuedKey = { apiKey: ApiKeyRow; token: string };
 
 /**
- * The single writer of a mailbox: its settings, its API keys and its rate windows.
+ * The single writer of a mailbox: its settings and policy, its API keys and its rate windows.
  * Reads of the mailbox itself are answered from the row it keeps, reloaded when older than
  * `freshnessMs` or when another node announces a change.
  */
@@ -94,6 +102,7 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
         }
 
         case "setStatus":
+        case "setPolicy":
         case "issueKey":
         case "revokeKey":
           return write(state, cmd);
@@ -113,13 +122,26 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
     },
   };
 
-  async function write(state: MailboxState, cmd: Extract<MailboxCommand, { type: "setStatus" | "issueKey" | "revokeKey" }>) {
+  async function write(state: MailboxState, cmd: Extract<MailboxCommand, { type: "setStatus" | "setPolicy" | "issueKey" | "revokeKey" }>) {
     switch (cmd.type) {
       case "setStatus": {
         if (state.mailbox.status === cmd.status) return state.mailbox;
         const [row] = await db
           .update(mailboxes)
           .set({ status: cmd.status, updatedAt: new Date() })
+          .where(eq(mailboxes.id, state.mailbox.id))
+          .returning();
+        state.mailbox = row!;
+        state.loadedAt = performance.now();
+        deps.announceChanged(row!.id);
+        return row;
+      }
+
+      case "setPolicy": {
+        const now = new Date();
+        const [row] = await db
+          .update(mailboxes)
+          .set({ ...definedOnly(cmd.policy), policyUpdatedAt: now, updatedAt: now })
           .where(eq(mailboxes.id, state.mailbox.id))
           .returning();
         state.mailbox = row!;
@@ -160,6 +182,11 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
         return assertNever(cmd);
     }
   }
+}
+
+/** Drops absent fields, so a PATCH-like command never writes undefined. */
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function assertNever(x: never): never {

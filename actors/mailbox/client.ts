@@ -1,6 +1,6 @@
 import type { ApiKeyRow, MailboxRow } from "../../db/schema/index.ts";
 import type { Placement } from "../runtime/index.ts";
-import { MAILBOX_ACTOR, type IssuedKey, type MailboxCommand } from "./actor.ts";
+import { MAILBOX_ACTOR, type IssuedKey, type MailboxCommand, type PolicyPatch } from "./actor.ts";
 import type { RateDecision } from "./rate-window.ts";
 
 /**
@@ -15,6 +15,9 @@ export class Mailboxes {
   }
   setStatus(id: string, status: "active" | "disabled") {
     return this.ask<MailboxRow>(id, { type: "setStatus", status });
+  }
+  setPolicy(id: string, policy: PolicyPatch) {
+    return this.ask<MailboxRow>(id, { type: "setPolicy", policy });
   }
   issueKey(id: string, name: string) {
     return this.ask<IssuedKey>(id, { type: "issueKey", name, scope: "mailbox" });

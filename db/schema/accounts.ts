@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -23,6 +23,11 @@ export const mailboxes = pgTable(
     emailAddress: text("email_address").notNull().unique("mailboxes_email_address_key"),
     protocolHost: text("protocol_host").notNull().unique("mailboxes_protocol_host_key"),
     status: text("status").notNull().default("active"),
+    // The mailbox policy (spec section 2), kept on the row so the mailbox actor loads it with the rest.
+    allowOutbound: boolean("allow_outbound").notNull().default(true),
+    allowAutoReply: boolean("allow_auto_reply").notNull().default(true),
+    maxOutboundPerDay: integer("max_outbound_per_day").notNull().default(1000),
+    policyUpdatedAt: timestamp("policy_updated_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -66,6 +71,22 @@ export const actions = pgTable(
   (t) => [uniqueIndex("actions_mailbox_name_key").on(t.mailboxId, t.name)],
 );
 
+/** Addresses an account never sends to; stored lowercase, unique per account. */
+export const suppressions = pgTable(
+  "suppressions",
+  {
+    id: uuid("id").primaryKey(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    address: text("address").notNull(),
+    reason: text("reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("suppressions_account_address_key").on(t.accountId, t.address)],
+);
+
+export type SuppressionRow = typeof suppressions.$inferSelect;
 export type AccountRow = typeof accounts.$inferSelect;
 export type MailboxRow = typeof mailboxes.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

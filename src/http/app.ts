@@ -3,6 +3,7 @@ import type { Mailboxes } from "../../actors/mailbox/client.ts";
 import type { Db } from "../../db/client.ts";
 import type { Authenticator } from "../auth/authenticate.ts";
 import type { Accounts } from "../domain/accounts.ts";
+import type { Suppressions } from "../domain/suppressions.ts";
 import type { Logger } from "../log.ts";
 import { accountRoutes } from "./accounts/index.ts";
 import { apiKeyRoutes } from "./api-keys/index.ts";
@@ -11,10 +12,13 @@ import type { IdempotencyStore } from "./idempotency.ts";
 import { mailboxRoutes } from "./mailboxes/index.ts";
 import { openapiRoutes } from "./openapi.ts";
 import { requestPipeline } from "./pipeline.ts";
+import { policyRoutes } from "./policy/index.ts";
+import { suppressionRoutes } from "./suppressions/index.ts";
 
 export interface HttpDeps {
   db: Db;
   accounts: Accounts;
+  suppressions: Suppressions;
   mailboxes: Mailboxes;
   authenticator: Authenticator;
   idempotency: IdempotencyStore;
@@ -26,12 +30,16 @@ export interface HttpDeps {
 /** The Elysia root: the request pipeline first, then one module per resource group. */
 export function createHttpApp(deps: HttpDeps) {
   const pipeline = requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024 });
-  const app: Elysia<any, any, any, any, any, any, any> = new Elysia({ name: "mailroom" })
+  // normalize: false, so a schema with additionalProperties: false refuses unknown fields (a
+  // typo in a PUT must not pass as "no change") instead of silently dropping them.
+  const app: Elysia<any, any, any, any, any, any, any> = new Elysia({ name: "mailroom", normalize: false })
     .use(pipeline.plugin)
     .use(healthRoutes(deps.health))
     .use(openapiRoutes(() => app, { version: deps.version }))
     .use(accountRoutes(deps.accounts, pipeline.mutation))
     .use(mailboxRoutes(deps.mailboxes, pipeline.mutation))
-    .use(apiKeyRoutes(deps.mailboxes, deps.db, pipeline.mutation));
+    .use(apiKeyRoutes(deps.mailboxes, deps.db, pipeline.mutation))
+    .use(policyRoutes(deps.mailboxes, pipeline.mutation))
+    .use(suppressionRoutes(deps.suppressions, pipeline.mutation));
   return app;
 }

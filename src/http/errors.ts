@@ -34,10 +34,13 @@ export function renderError(err: unknown, frameworkCode: string | number, ctx: {
     case "VALIDATION": {
       const v = err as { type?: string; all?: ValidationIssue[] };
       const location = v.type ?? "body";
-      const fields = (safeAll(v) ?? []).map((i) => ({
-        path: `${location}${i.path && i.path !== "" ? i.path.replace(/\//g, ".") : ""}`,
-        message: i.summary ?? i.message ?? "is invalid",
-      }));
+      // TypeBox can report one field more than once (missing, then wrong type): keep the first.
+      const byPath = new Map<string, { path: string; message: string }>();
+      for (const i of safeAll(v) ?? []) {
+        const path = `${location}${i.path && i.path !== "" ? i.path.replace(/\//g, ".") : ""}`;
+        if (!byPath.has(path)) byPath.set(path, { path, message: i.summary ?? i.message ?? "is invalid" });
+      }
+      const fields = [...byPath.values()];
       const first = fields[0];
       const message = first ? `${first.path}: ${first.message}` : `the request ${location} is invalid`;
       return envelope(400, "validation_error", message, { fields });

@@ -31,6 +31,13 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
   "POST /v1/mailboxes/:mailboxId/disable": mailboxParam("mailboxId"),
   "POST /v1/mailboxes/:mailboxId/enable": mailboxParam("mailboxId"),
 
+  "GET /v1/mailboxes/:mailboxId/policy": mailboxParam("mailboxId"),
+  "PUT /v1/mailboxes/:mailboxId/policy": mailboxParam("mailboxId"),
+
+  "GET /v1/accounts/:accountId/suppressions": ADMIN,
+  "POST /v1/accounts/:accountId/suppressions": ADMIN,
+  "DELETE /v1/accounts/:accountId/suppressions": ADMIN,
+
   "POST /v1/mailboxes/:mailboxId/api-keys": ADMIN,
   "GET /v1/mailboxes/:mailboxId/api-keys": ADMIN,
   "POST /v1/mailboxes/:mailboxId/api-keys/:keyId/revoke": ADMIN,
