@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   slug_taken: 409,
+  label_exists: 409,
   address_suppressed: 409,
   idempotency_key_reused: 409,
   idempotency_key_in_use: 409,

@@ -10,6 +10,7 @@ import { KeyStore } from "./auth/key-store.ts";
 import { connectBus } from "./cluster/bus.ts";
 import type { Config } from "./config.ts";
 import { Accounts } from "./domain/accounts.ts";
+import { Owners } from "./domain/owners.ts";
 import { Suppressions } from "./domain/suppressions.ts";
 import { createHttpApp } from "./http/app.ts";
 import { IdempotencyStore } from "./http/idempotency.ts";
@@ -90,6 +91,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       db: database.db,
       accounts,
       suppressions: new Suppressions(database.db, accounts),
+      owners: new Owners(database.db),
       mailboxes: mailboxesClient,
       authenticator: new Authenticator(adminToken, keys),
       idempotency,

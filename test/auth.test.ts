@@ -30,12 +30,24 @@ const routes = Object.entries(ROUTE_AUTH)
     return { key, method, pattern, level: rule.level as "admin" | "mailbox" };
   });
 
-/** The route's path with the seeded account's ids; the agent mailbox is the one a path names. */
-function pathOf(pattern: string): string {
-  const path = pattern
+/**
+ * The route's path with the seeded account's ids; the agent mailbox is the one a path names.
+ * Drafts and labels are made fresh for each call, so a DELETE accepted in one case does not
+ * leave the next case pointing at nothing.
+ */
+async function pathOf(pattern: string): Promise<string> {
+  let path = pattern
     .replace(":accountId", seed.account.id)
     .replace(":mailboxId", seed.agent.id)
     .replace(":keyId", pathKey.id);
+  if (path.includes(":draftId")) {
+    const draft = await t.api("POST", `/v1/mailboxes/${seed.agent.id}/drafts`, { body: { subject: "auth suite" } });
+    path = path.replace(":draftId", draft.body.draft.id);
+  }
+  if (path.includes(":labelId")) {
+    const label = await t.api("POST", `/v1/mailboxes/${seed.agent.id}/labels`, { body: { name: `auth-${crypto.randomUUID()}` } });
+    path = path.replace(":labelId", label.body.label.id);
+  }
   if (path.includes(":")) throw new Error(`auth suite: no test value for a parameter of ${pattern}; add one to pathOf()`);
   return path;
 }
@@ -47,7 +59,7 @@ test("the route table has admin and mailbox routes to check", () => {
 });
 
 describe.each(routes)("$key ($level)", ({ method, pattern, level }) => {
-  const call = (opts: Parameters<TestService["api"]>[2]) => t.api(method, pathOf(pattern), opts);
+  const call = async (opts: Parameters<TestService["api"]>[2]) => t.api(method, await pathOf(pattern), opts);
 
   test("no Authorization header → 401 missing_authorization", async () => {
     expectError(await call({ token: null }), 401, "missing_authorization");

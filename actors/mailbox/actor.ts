@@ -1,67 +1,25 @@
-import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { apiKeys, mailboxes, type ApiKeyRow, type MailboxRow } from "../../db/schema/index.ts";
+import { eq } from "drizzle-orm";
+import { mailboxes } from "../../db/schema/index.ts";
 import { notFound } from "../../src/errors.ts";
-import { newId } from "../../src/domain/ids.ts";
-import { issueSecret } from "../../src/auth/tokens.ts";
-import type { KeyStore } from "../../src/auth/key-store.ts";
 import type { ActorDefinition } from "../runtime/index.ts";
+import { createDraft, deleteDraft, updateDraft } from "./drafts.ts";
+import { issueKey, revokeKey } from "./keys.ts";
+import { createLabel, deleteLabel } from "./labels.ts";
 import { SlidingWindow, type RateDecision } from "./rate-window.ts";
+import { setPolicy, setStatus } from "./settings.ts";
+import { MAILBOX_ACTOR, type MailboxActorDeps, type MailboxCommand, type MailboxState } from "./types.ts";
 
-export const MAILBOX_ACTOR = "mailbox";
-
-/** Commands are plain data so that a placement may carry them to another node. */
-export type MailboxCommand =
-  | { type: "get" }
-  | { type: "reload" }
-  | { type: "setStatus"; status: "active" | "disabled" }
-  | { type: "setPolicy"; policy: PolicyPatch }
-  | { type: "issueKey"; name: string; scope: "mailbox" }
-  | { type: "revokeKey"; keyId: string }
-  | { type: "admit"; keyId: string };
-
-/** The fields of the mailbox policy a PUT may change; absent ones stay as they are. */
-export interface PolicyPatch {
-  allowOutbound?: boolean;
-  allowAutoReply?: boolean;
-  maxOutboundPerDay?: number;
-}
-
-export interface MailboxState {
-  mailbox: MailboxRow;
-  /** performance.now() when `mailbox` was read from the database. */
-  loadedAt: number;
-  /** Per API key call windows of this mailbox's keys. */
-  windows: Map<string, SlidingWindow>;
-}
-
-export interface MailboxActorDeps {
-  db: Db;
-  keys: KeyStore;
-  /** Tells the other nodes that a key was revoked (their caches drop it at once). */
-  announceRevoked(keyId: string): void;
-  /** Tells the other nodes that this mailbox's row changed (their copies reload). */
-  announceChanged(mailboxId: string): void;
-  /**
-   * How long the kept row is trusted before a read reloads it. Until the NATS placement puts
-   * each mailbox on exactly one node, another node may change the row; this bounds how stale
-   * a read can be when the cluster broadcast is missed.
-   */
-  freshnessMs: number;
-  rateLimit: { limit: number; windowMs: number };
-}
-
-export type IssuedKey = { apiKey: ApiKeyRow; token: string };
+export { MAILBOX_ACTOR };
+export type { DraftFields, IssuedKey, MailboxCommand, MailboxState, PolicyPatch } from "./types.ts";
 
 /**
- * The single writer of a mailbox: its settings and policy, its API keys and its rate windows.
- * Reads of the mailbox itself are answered from the row it keeps, reloaded when older than
- * `freshnessMs` or when another node announces a change.
+ * The single writer of a mailbox: its settings and policy, its API keys, drafts and labels,
+ * and its rate windows. Reads of the mailbox itself are answered from the row it keeps,
+ * reloaded when older than `freshnessMs` or when another node announces a change.
  */
 export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxState, MailboxCommand, unknown> {
-  const { db } = deps;
   const load = async (id: string) => {
-    const [mailbox] = await db.select().from(mailboxes).where(eq(mailboxes.id, id)).limit(1);
+    const [mailbox] = await deps.db.select().from(mailboxes).where(eq(mailboxes.id, id)).limit(1);
     if (!mailbox) throw notFound("mailbox", id);
     return mailbox;
   };
@@ -70,6 +28,8 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
     state.loadedAt = performance.now();
     return state.mailbox;
   };
+  const fresh = (state: MailboxState) => performance.now() - state.loadedAt <= deps.freshnessMs;
+
   return {
     kind: MAILBOX_ACTOR,
 
@@ -79,34 +39,38 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
 
     // Reads of a fresh row do not wait behind writes in progress (see ActorDefinition.read).
     read(state, cmd) {
-      return cmd.type === "get" && performance.now() - state.loadedAt <= deps.freshnessMs ? state.mailbox : undefined;
+      return cmd.type === "get" && fresh(state) ? state.mailbox : undefined;
     },
 
     // Not async: `get` and `admit` run on every request and answer from memory, and a plain
     // value saves the runtime a promise and a microtask turn. Commands that write await.
     handle(state, cmd) {
+      const ctx = { state, deps };
       switch (cmd.type) {
         case "get":
-          return performance.now() - state.loadedAt > deps.freshnessMs ? reload(state) : state.mailbox;
-
+          return fresh(state) ? state.mailbox : reload(state);
         case "reload":
           return reload(state);
-
-        case "admit": {
-          let window = state.windows.get(cmd.keyId);
-          if (!window) {
-            window = new SlidingWindow(deps.rateLimit.limit, deps.rateLimit.windowMs);
-            state.windows.set(cmd.keyId, window);
-          }
-          return window.take(performance.now()) satisfies RateDecision;
-        }
-
+        case "admit":
+          return admit(state, cmd.keyId, deps.rateLimit);
         case "setStatus":
+          return setStatus(ctx, cmd);
         case "setPolicy":
+          return setPolicy(ctx, cmd);
         case "issueKey":
+          return issueKey(ctx, cmd);
         case "revokeKey":
-          return write(state, cmd);
-
+          return revokeKey(ctx, cmd);
+        case "createDraft":
+          return createDraft(ctx, cmd);
+        case "updateDraft":
+          return updateDraft(ctx, cmd);
+        case "deleteDraft":
+          return deleteDraft(ctx, cmd);
+        case "createLabel":
+          return createLabel(ctx, cmd);
+        case "deleteLabel":
+          return deleteLabel(ctx, cmd);
         default:
           return assertNever(cmd);
       }
@@ -121,72 +85,15 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
       return state.windows.size === 0;
     },
   };
-
-  async function write(state: MailboxState, cmd: Extract<MailboxCommand, { type: "setStatus" | "setPolicy" | "issueKey" | "revokeKey" }>) {
-    switch (cmd.type) {
-      case "setStatus": {
-        if (state.mailbox.status === cmd.status) return state.mailbox;
-        const [row] = await db
-          .update(mailboxes)
-          .set({ status: cmd.status, updatedAt: new Date() })
-          .where(eq(mailboxes.id, state.mailbox.id))
-          .returning();
-        state.mailbox = row!;
-        state.loadedAt = performance.now();
-        deps.announceChanged(row!.id);
-        return row;
-      }
-
-      case "setPolicy": {
-        const now = new Date();
-        const [row] = await db
-          .update(mailboxes)
-          .set({ ...definedOnly(cmd.policy), policyUpdatedAt: now, updatedAt: now })
-          .where(eq(mailboxes.id, state.mailbox.id))
-          .returning();
-        state.mailbox = row!;
-        state.loadedAt = performance.now();
-        deps.announceChanged(row!.id);
-        return row;
-      }
-
-      case "issueKey": {
-        const id = newId();
-        const { token, digest } = issueSecret(id);
-        const [apiKey] = await db
-          .insert(apiKeys)
-          .values({ id, mailboxId: state.mailbox.id, name: cmd.name, scope: cmd.scope, status: "active", secretDigest: digest })
-          .returning();
-        deps.keys.invalidate(id);
-        return { apiKey: apiKey!, token } satisfies IssuedKey;
-      }
-
-      case "revokeKey": {
-        const where = and(eq(apiKeys.id, cmd.keyId), eq(apiKeys.mailboxId, state.mailbox.id));
-        const [current] = await db.select().from(apiKeys).where(where).limit(1);
-        if (!current) throw notFound("api key", cmd.keyId);
-        if (current.status === "revoked") return current;
-        const [revoked] = await db.update(apiKeys).set({ status: "revoked", revokedAt: new Date() }).where(where).returning();
-        deps.keys.invalidate(cmd.keyId, {
-          id: revoked!.id,
-          mailboxId: revoked!.mailboxId,
-          status: "revoked",
-          digest: Buffer.from(revoked!.secretDigest, "hex"),
-        });
-        deps.announceRevoked(cmd.keyId);
-        state.windows.delete(cmd.keyId);
-        return revoked;
-      }
-
-      default:
-        return assertNever(cmd);
-    }
-  }
 }
 
-/** Drops absent fields, so a PATCH-like command never writes undefined. */
-function definedOnly<T extends object>(patch: T): Partial<T> {
-  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
+function admit(state: MailboxState, keyId: string, limits: { limit: number; windowMs: number }): RateDecision {
+  let window = state.windows.get(keyId);
+  if (!window) {
+    window = new SlidingWindow(limits.limit, limits.windowMs);
+    state.windows.set(keyId, window);
+  }
+  return window.take(performance.now());
 }
 
 function assertNever(x: never): never {

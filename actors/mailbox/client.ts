@@ -1,6 +1,6 @@
-import type { ApiKeyRow, MailboxRow } from "../../db/schema/index.ts";
+import type { ApiKeyRow, DraftRow, LabelRow, MailboxRow } from "../../db/schema/index.ts";
 import type { Placement } from "../runtime/index.ts";
-import { MAILBOX_ACTOR, type IssuedKey, type MailboxCommand, type PolicyPatch } from "./actor.ts";
+import { MAILBOX_ACTOR, type DraftFields, type IssuedKey, type MailboxCommand, type PolicyPatch } from "./types.ts";
 import type { RateDecision } from "./rate-window.ts";
 
 /**
@@ -28,6 +28,21 @@ export class Mailboxes {
   /** Another node changed the mailbox: drop the kept row. Fire and forget. */
   reload(id: string) {
     this.placement.tell(MAILBOX_ACTOR, id.toLowerCase(), { type: "reload" } satisfies MailboxCommand);
+  }
+  createDraft(id: string, draft: DraftFields) {
+    return this.ask<DraftRow>(id, { type: "createDraft", draft });
+  }
+  updateDraft(id: string, draftId: string, draft: DraftFields) {
+    return this.ask<DraftRow>(id, { type: "updateDraft", draftId, draft });
+  }
+  deleteDraft(id: string, draftId: string) {
+    return this.ask<DraftRow>(id, { type: "deleteDraft", draftId });
+  }
+  createLabel(id: string, name: string, color: string | null) {
+    return this.ask<LabelRow>(id, { type: "createLabel", name, color });
+  }
+  deleteLabel(id: string, labelId: string) {
+    return this.ask<LabelRow>(id, { type: "deleteLabel", labelId });
   }
   admit(id: string, keyId: string) {
     return this.ask<RateDecision>(id, { type: "admit", keyId });

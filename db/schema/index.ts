@@ -1,2 +1,3 @@
 export * from "./accounts.ts";
 export * from "./idempotency.ts";
+export * from "./mail.ts";

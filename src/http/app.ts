@@ -3,6 +3,7 @@ import type { Mailboxes } from "../../actors/mailbox/client.ts";
 import type { Db } from "../../db/client.ts";
 import type { Authenticator } from "../auth/authenticate.ts";
 import type { Accounts } from "../domain/accounts.ts";
+import type { Owners } from "../domain/owners.ts";
 import type { Suppressions } from "../domain/suppressions.ts";
 import type { Logger } from "../log.ts";
 import { accountRoutes } from "./accounts/index.ts";
@@ -11,6 +12,8 @@ import { healthRoutes, type HealthDeps } from "./health.ts";
 import type { IdempotencyStore } from "./idempotency.ts";
 import { mailboxRoutes } from "./mailboxes/index.ts";
 import { openapiRoutes } from "./openapi.ts";
+import { draftRoutes } from "./drafts/index.ts";
+import { labelRoutes } from "./labels/index.ts";
 import { requestPipeline } from "./pipeline.ts";
 import { policyRoutes } from "./policy/index.ts";
 import { suppressionRoutes } from "./suppressions/index.ts";
@@ -19,6 +22,7 @@ export interface HttpDeps {
   db: Db;
   accounts: Accounts;
   suppressions: Suppressions;
+  owners: Owners;
   mailboxes: Mailboxes;
   authenticator: Authenticator;
   idempotency: IdempotencyStore;
@@ -29,7 +33,7 @@ export interface HttpDeps {
 
 /** The Elysia root: the request pipeline first, then one module per resource group. */
 export function createHttpApp(deps: HttpDeps) {
-  const pipeline = requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024 });
+  const pipeline = requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, owners: deps.owners, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024 });
   // normalize: false, so a schema with additionalProperties: false refuses unknown fields (a
   // typo in a PUT must not pass as "no change") instead of silently dropping them.
   const app: Elysia<any, any, any, any, any, any, any> = new Elysia({ name: "mailroom", normalize: false })
@@ -40,6 +44,8 @@ export function createHttpApp(deps: HttpDeps) {
     .use(mailboxRoutes(deps.mailboxes, pipeline.mutation))
     .use(apiKeyRoutes(deps.mailboxes, deps.db, pipeline.mutation))
     .use(policyRoutes(deps.mailboxes, pipeline.mutation))
+    .use(draftRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
+    .use(labelRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
     .use(suppressionRoutes(deps.suppressions, pipeline.mutation));
   return app;
 }

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Mailboxes } from "../../actors/mailbox/client.ts";
 import type { Authenticator, Principal } from "../auth/authenticate.ts";
+import type { Owners } from "../domain/owners.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { renderError } from "./errors.ts";
@@ -10,6 +11,7 @@ import { authRuleFor } from "./route-auth.ts";
 export interface PipelineDeps {
   authenticator: Authenticator;
   mailboxes: Mailboxes;
+  owners: Owners;
   idempotency: IdempotencyStore;
   log: Logger;
   maxJsonBytes: number;
@@ -91,8 +93,9 @@ export function requestPipeline(deps: PipelineDeps) {
           }
           if (rule.level === "admin") throw new AppError("forbidden", "this endpoint needs the admin token; mailbox API keys are refused");
           if (rule.level === "mailbox") {
-            const target = await rule.mailboxOf(params as Record<string, string | undefined>);
-            if (target?.toLowerCase() !== principal.mailboxId) throw new AppError("forbidden", "this API key is not valid for that mailbox");
+            const target = await rule.mailboxOf(params as Record<string, string | undefined>, deps.owners);
+            // No owner: the resource does not exist, and the handler answers 404.
+            if (target !== undefined && target.toLowerCase() !== principal.mailboxId) throw new AppError("forbidden", "this API key is not valid for that mailbox");
           }
         }
       }

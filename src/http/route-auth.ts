@@ -1,3 +1,5 @@
+import type { Owners } from "../domain/owners.ts";
+
 /**
  * The auth level of every route, in one table. The request guard reads it for every
  * request; the OpenAPI document takes each operation's security from it; a test checks that
@@ -6,16 +8,19 @@
  * - public:  no token.
  * - admin:   the admin token only; mailbox keys get 403 forbidden.
  * - mailbox: the admin token, or an API key of the mailbox the route concerns (another
- *            mailbox's key gets 403 forbidden). `mailboxOf` names that mailbox.
+ *            mailbox's key gets 403 forbidden). `mailboxOf` names that mailbox: a path
+ *            parameter, or the owner of the resource the path names (undefined when there
+ *            is none, and the handler answers 404).
  */
 export type AuthRule =
   | { level: "public" }
   | { level: "admin" }
-  | { level: "mailbox"; mailboxOf: (params: Record<string, string | undefined>) => string | undefined | Promise<string | undefined> };
+  | { level: "mailbox"; mailboxOf: (params: Record<string, string | undefined>, owners: Owners) => string | undefined | Promise<string | undefined> };
 
 const PUBLIC: AuthRule = { level: "public" };
 const ADMIN: AuthRule = { level: "admin" };
 const mailboxParam = (name: string): AuthRule => ({ level: "mailbox", mailboxOf: (p) => p[name] });
+const ownerOf = (kind: "draft" | "label", param: string): AuthRule => ({ level: "mailbox", mailboxOf: (p, owners) => owners[kind](p[param]) });
 
 export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
   "GET /health": PUBLIC,
@@ -33,6 +38,16 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
 
   "GET /v1/mailboxes/:mailboxId/policy": mailboxParam("mailboxId"),
   "PUT /v1/mailboxes/:mailboxId/policy": mailboxParam("mailboxId"),
+
+  "POST /v1/mailboxes/:mailboxId/drafts": mailboxParam("mailboxId"),
+  "GET /v1/mailboxes/:mailboxId/drafts": mailboxParam("mailboxId"),
+  "GET /v1/drafts/:draftId": ownerOf("draft", "draftId"),
+  "PUT /v1/drafts/:draftId": ownerOf("draft", "draftId"),
+  "DELETE /v1/drafts/:draftId": ownerOf("draft", "draftId"),
+
+  "POST /v1/mailboxes/:mailboxId/labels": mailboxParam("mailboxId"),
+  "GET /v1/mailboxes/:mailboxId/labels": mailboxParam("mailboxId"),
+  "DELETE /v1/labels/:labelId": ownerOf("label", "labelId"),
 
   "GET /v1/accounts/:accountId/suppressions": ADMIN,
   "POST /v1/accounts/:accountId/suppressions": ADMIN,

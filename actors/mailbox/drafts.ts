@@ -1,0 +1,37 @@
+import { and, eq } from "drizzle-orm";
+import { drafts, type DraftRow } from "../../db/schema/index.ts";
+import { checkDraftFields } from "../../src/domain/drafts.ts";
+import { newId } from "../../src/domain/ids.ts";
+import { notFound } from "../../src/errors.ts";
+import { definedOnly } from "./settings.ts";
+import type { CommandOf, WriteContext } from "./types.ts";
+
+export async function createDraft({ state, deps }: WriteContext, cmd: CommandOf<"createDraft">): Promise<DraftRow> {
+  const fields = checkDraftFields(cmd.draft);
+  const [row] = await deps.db
+    .insert(drafts)
+    .values({ id: newId(), mailboxId: state.mailbox.id, ...definedOnly(fields) })
+    .returning();
+  return row!;
+}
+
+/** Replaces the fields given and keeps the others. */
+export async function updateDraft({ state, deps }: WriteContext, cmd: CommandOf<"updateDraft">): Promise<DraftRow> {
+  const fields = checkDraftFields(cmd.draft);
+  const [row] = await deps.db
+    .update(drafts)
+    .set({ ...definedOnly(fields), updatedAt: new Date() })
+    .where(and(eq(drafts.id, cmd.draftId), eq(drafts.mailboxId, state.mailbox.id)))
+    .returning();
+  if (!row) throw notFound("draft", cmd.draftId);
+  return row;
+}
+
+export async function deleteDraft({ state, deps }: WriteContext, cmd: CommandOf<"deleteDraft">): Promise<DraftRow> {
+  const [row] = await deps.db
+    .delete(drafts)
+    .where(and(eq(drafts.id, cmd.draftId), eq(drafts.mailboxId, state.mailbox.id)))
+    .returning();
+  if (!row) throw notFound("draft", cmd.draftId);
+  return row;
+}

@@ -1,0 +1,72 @@
+import type { Db } from "../../db/client.ts";
+import type { ApiKeyRow, MailboxRow } from "../../db/schema/index.ts";
+import type { KeyStore } from "../../src/auth/key-store.ts";
+import type { SlidingWindow } from "./rate-window.ts";
+
+export const MAILBOX_ACTOR = "mailbox";
+
+/** The fields of the mailbox policy a PUT may change; absent ones stay as they are. */
+export interface PolicyPatch {
+  allowOutbound?: boolean;
+  allowAutoReply?: boolean;
+  maxOutboundPerDay?: number;
+}
+
+/** Draft fields as commands carry them; absent ones are left as they are (update) or empty (create). */
+export interface DraftFields {
+  to?: string[];
+  cc?: string[];
+  bcc?: string[];
+  subject?: string | null;
+  textBody?: string | null;
+  htmlBody?: string | null;
+}
+
+/** Commands are plain data so that a placement may carry them to another node. */
+export type MailboxCommand =
+  | { type: "get" }
+  | { type: "reload" }
+  | { type: "admit"; keyId: string }
+  | { type: "setStatus"; status: "active" | "disabled" }
+  | { type: "setPolicy"; policy: PolicyPatch }
+  | { type: "issueKey"; name: string; scope: "mailbox" }
+  | { type: "revokeKey"; keyId: string }
+  | { type: "createDraft"; draft: DraftFields }
+  | { type: "updateDraft"; draftId: string; draft: DraftFields }
+  | { type: "deleteDraft"; draftId: string }
+  | { type: "createLabel"; name: string; color: string | null }
+  | { type: "deleteLabel"; labelId: string };
+
+export type CommandOf<T extends MailboxCommand["type"]> = Extract<MailboxCommand, { type: T }>;
+
+export interface MailboxState {
+  mailbox: MailboxRow;
+  /** performance.now() when `mailbox` was read from the database. */
+  loadedAt: number;
+  /** Per API key call windows of this mailbox's keys. */
+  windows: Map<string, SlidingWindow>;
+}
+
+export interface MailboxActorDeps {
+  db: Db;
+  keys: KeyStore;
+  /** Tells the other nodes that a key was revoked (their caches drop it at once). */
+  announceRevoked(keyId: string): void;
+  /** Tells the other nodes that this mailbox's row changed (their copies reload). */
+  announceChanged(mailboxId: string): void;
+  /**
+   * How long the kept row is trusted before a read reloads it. Until the NATS placement puts
+   * each mailbox on exactly one node, another node may change the row; this bounds how stale
+   * a read can be when the cluster broadcast is missed.
+   */
+  freshnessMs: number;
+  rateLimit: { limit: number; windowMs: number };
+}
+
+/** What a write command's implementation is handed: the state it may change and the deps. */
+export interface WriteContext {
+  state: MailboxState;
+  deps: MailboxActorDeps;
+}
+
+export type IssuedKey = { apiKey: ApiKeyRow; token: string };
