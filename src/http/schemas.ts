@@ -1,4 +1,4 @@
-import { t } from "elysia";
+import { t, type TSchema } from "elysia";
 
 export const Uuid = (description?: string) => t.String({ format: "uuid", ...(description ? { description } : {}) });
 export const Timestamp = t.String({ format: "date-time", description: "UTC, ISO 8601" });
@@ -15,3 +15,27 @@ export const ErrorEnvelope = t.Object(
 );
 
 export const iso = (d: Date): string => d.toISOString();
+
+/** `page` ≥ 1 (default 1) and `limit` 1-100 (default 50), as the spec's lists take them. */
+export const PageQuery = t.Object({
+  page: t.Optional(t.Integer({ minimum: 1, default: 1 })),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50 })),
+});
+
+/** The envelope of a paginated list: items, page, limit, total, total_pages. */
+export const Paged = <T extends TSchema>(item: T) =>
+  t.Object({ items: t.Array(item), page: t.Integer(), limit: t.Integer(), total: t.Integer(), total_pages: t.Integer() });
+
+export function pageOf(query: { page?: number; limit?: number }) {
+  const page = query.page ?? 1;
+  const limit = query.limit ?? 50;
+  return { page, limit, offset: (page - 1) * limit };
+}
+
+export const paged = <T>(items: T[], total: number, page: { page: number; limit: number }) => ({
+  items,
+  page: page.page,
+  limit: page.limit,
+  total,
+  total_pages: Math.ceil(total / page.limit),
+});

@@ -7,7 +7,8 @@ import type { Owners } from "../../domain/owners.ts";
 import { notFound } from "../../errors.ts";
 import { MailboxParams } from "../mailboxes/model.ts";
 import type { MutationHooks } from "../pipeline.ts";
-import { Draft, draft, DraftBody, draftFields, DraftListQuery, DraftParams } from "./model.ts";
+import { PageQuery, Paged, paged, pageOf } from "../schemas.ts";
+import { Draft, draft, DraftBody, draftFields, DraftParams } from "./model.ts";
 
 /** Writes go to the owning mailbox's actor; reads go straight to the database. */
 export function draftRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, mutation: MutationHooks) {
@@ -21,20 +22,18 @@ export function draftRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, mutati
       "/v1/mailboxes/:mailboxId/drafts",
       async ({ params, query }) => {
         await mailboxes.get(params.mailboxId); // 404 for an unknown mailbox rather than an empty list
-        const page = query.page ?? 1;
-        const limit = query.limit ?? 50;
+        const page = pageOf(query);
         const where = eq(drafts.mailboxId, params.mailboxId);
         const [rows, totals] = await Promise.all([
-          db.select().from(drafts).where(where).orderBy(desc(drafts.updatedAt), desc(drafts.id)).limit(limit).offset((page - 1) * limit),
+          db.select().from(drafts).where(where).orderBy(desc(drafts.updatedAt), desc(drafts.id)).limit(page.limit).offset(page.offset),
           db.select({ n: count() }).from(drafts).where(where),
         ]);
-        const total = totals[0]?.n ?? 0;
-        return { items: rows.map(draft), page, limit, total, total_pages: Math.ceil(total / limit) };
+        return paged(rows.map(draft), totals[0]?.n ?? 0, page);
       },
       {
         params: MailboxParams,
-        query: DraftListQuery,
-        response: { 200: t.Object({ items: t.Array(Draft), page: t.Integer(), limit: t.Integer(), total: t.Integer(), total_pages: t.Integer() }) },
+        query: PageQuery,
+        response: { 200: Paged(Draft) },
         detail: { summary: "List drafts", description: "Most recently changed first.", tags: ["Drafts"] },
       },
     )

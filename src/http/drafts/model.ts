@@ -34,10 +34,6 @@ export const DraftBody = t.Object(
   { additionalProperties: false },
 );
 export const DraftParams = t.Object({ draftId: Uuid("draft id") });
-export const DraftListQuery = t.Object({
-  page: t.Optional(t.Integer({ minimum: 1, default: 1 })),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50 })),
-});
 
 export const draftFields = (b: typeof DraftBody.static) => ({ to: b.to, cc: b.cc, bcc: b.bcc, subject: b.subject, textBody: b.textBody, htmlBody: b.htmlBody });
 

@@ -1,22 +1,22 @@
 import { Elysia, t } from "elysia";
 import type { Suppressions } from "../../domain/suppressions.ts";
 import type { MutationHooks } from "../pipeline.ts";
-import { AccountParams, AddSuppressionBody, PageQuery, RemoveSuppressionQuery, Suppression, suppression } from "./model.ts";
+import { PageQuery, Paged, paged, pageOf } from "../schemas.ts";
+import { AccountParams, AddSuppressionBody, RemoveSuppressionQuery, Suppression, suppression } from "./model.ts";
 
 export function suppressionRoutes(list: Suppressions, mutation: MutationHooks) {
   return new Elysia({ name: "suppressions" })
     .get(
       "/v1/accounts/:accountId/suppressions",
       async ({ params, query }) => {
-        const page = query.page ?? 1;
-        const limit = query.limit ?? 50;
-        const { items, total } = await list.list(params.accountId, page, limit);
-        return { items: items.map(suppression), page, limit, total, total_pages: Math.ceil(total / limit) };
+        const page = pageOf(query);
+        const { items, total } = await list.list(params.accountId, page.page, page.limit);
+        return paged(items.map(suppression), total, page);
       },
       {
         params: AccountParams,
         query: PageQuery,
-        response: { 200: t.Object({ items: t.Array(Suppression), page: t.Integer(), limit: t.Integer(), total: t.Integer(), total_pages: t.Integer() }) },
+        response: { 200: Paged(Suppression) },
         detail: { summary: "List suppressed addresses", description: "Newest first.", tags: ["Suppressions"] },
       },
     )

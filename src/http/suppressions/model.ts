@@ -14,9 +14,5 @@ export const AddSuppressionBody = t.Object(
   { additionalProperties: false },
 );
 export const RemoveSuppressionQuery = t.Object({ address: t.String({ minLength: 3, maxLength: 254, description: "the address to remove, any case" }) });
-export const PageQuery = t.Object({
-  page: t.Optional(t.Integer({ minimum: 1, default: 1 })),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50 })),
-});
 
 export const suppression = (s: SuppressionRow) => ({ id: s.id, address: s.address, reason: s.reason, created_at: iso(s.createdAt) });
