@@ -53,6 +53,15 @@ describe("mailbox policy", () => {
     expect((await t.api("GET", `/v1/mailboxes/${agent.id}/policy`)).body).toEqual({ policy: DEFAULTS });
   });
 
+  test("a JSON body that is not an object is refused, not taken as no change", async () => {
+    const { agent } = await seedAccount(t);
+    for (const raw of ["null", "[]", "42", "true", '"x"']) {
+      const res = await t.api("PUT", `/v1/mailboxes/${agent.id}/policy`, { rawBody: raw });
+      expectError(res, 400, "validation_error");
+      expect(res.body.error.details.fields).toEqual([{ path: "body", message: "must be a JSON object" }]);
+    }
+  });
+
   test("another mailbox's key is 403; an unknown mailbox is 404", async () => {
     const { primary, agentKey } = await seedAccount(t);
     expectError(await t.api("PUT", `/v1/mailboxes/${primary.id}/policy`, { token: agentKey.token, body: { allow_outbound: false } }), 403, "forbidden");

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { drafts, type DraftRow } from "../../db/schema/index.ts";
 import { checkDraftFields } from "../../src/domain/drafts.ts";
 import { newId } from "../../src/domain/ids.ts";
@@ -20,7 +20,8 @@ export async function updateDraft({ state, deps }: WriteContext, cmd: CommandOf<
   const fields = checkDraftFields(cmd.draft);
   const [row] = await deps.db
     .update(drafts)
-    .set({ ...definedOnly(fields), updatedAt: new Date() })
+    // The database's clock, like created_at's default: one clock orders a draft's times.
+    .set({ ...definedOnly(fields), updatedAt: sql`now()` })
     .where(and(eq(drafts.id, cmd.draftId), eq(drafts.mailboxId, state.mailbox.id)))
     .returning();
   if (!row) throw notFound("draft", cmd.draftId);

@@ -25,6 +25,10 @@ export function checkDraftFields(fields: DraftFields): DraftFields {
     });
   }
   if (typeof fields.subject === "string" && /[\r\n\0]/.test(fields.subject)) problems.push({ path: "body.subject", message: "must not contain CR, LF or NUL" });
+  // PostgreSQL text cannot hold NUL: refuse it here rather than fail in the database with a 500.
+  for (const body of ["textBody", "htmlBody"] as const) {
+    if (typeof fields[body] === "string" && fields[body].includes("\0")) problems.push({ path: `body.${body}`, message: "must not contain NUL" });
+  }
   if (problems.length > 0) throw new AppError("validation_error", `${problems[0]!.path}: ${problems[0]!.message}`, { fields: problems });
   return out;
 }

@@ -6,7 +6,7 @@ const COLOR_RE = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/;
 export function checkLabel(name: string, color: string | null | undefined): { name: string; nameKey: string; color: string | null } {
   const trimmed = name.trim();
   // biome-ignore lint: control characters are exactly what this refuses
-  if (trimmed.length === 0 || trimmed.length > 64 || /[\u0000-\u001f\u007f]/.test(trimmed)) {
+  if (trimmed.length === 0 || trimmed.length > 64 || /[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) {
     throw new AppError("validation_error", "label name must be 1 to 64 characters without control characters", { fields: [{ path: "body.name", message: "1 to 64 characters, no control characters" }] });
   }
   const c = color?.trim().toLowerCase() ?? null;

@@ -55,7 +55,7 @@ export function renderError(err: unknown, frameworkCode: string | number, ctx: {
   }
 }
 
-const LOCATIONS = /^(body|params|query|headers)\./;
+const LOCATIONS = /^(body|params|query|headers)(\.|$)/;
 
 /**
  * Field paths read `{location}.{field}` (body.slug, params.mailboxId), whether the schema

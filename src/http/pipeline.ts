@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Mailboxes } from "../../actors/mailbox/client.ts";
 import type { Authenticator, Principal } from "../auth/authenticate.ts";
 import type { Owners } from "../domain/owners.ts";
-import { AppError } from "../errors.ts";
+import { AppError, validationError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { renderError } from "./errors.ts";
 import { fingerprint, IDEMPOTENCY_HEADER, readIdempotencyKey, type Claim, type IdempotencyStore } from "./idempotency.ts";
@@ -41,6 +41,7 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 // Stands in for a body that was not valid JSON until the caller is authenticated:
 // an unauthenticated caller learns nothing about a route beyond "401".
 const BAD_JSON: unique symbol = Symbol("bad-json");
+const NOT_AN_OBJECT: unique symbol = Symbol("not-an-object");
 
 /**
  * The request pipeline every route runs through, in order:
@@ -68,11 +69,14 @@ export function requestPipeline(deps: PipelineDeps) {
       const text = await request.text();
       if (text.length > deps.maxJsonBytes) throw new AppError("payload_too_large", `JSON bodies are limited to ${deps.maxJsonBytes} bytes`);
       if (text.trim() === "") return null;
+      let value: unknown;
       try {
-        return JSON.parse(text);
+        value = JSON.parse(text);
       } catch {
         return BAD_JSON;
       }
+      // Every JSON body of this API is an object; `null`, arrays and scalars are refused in one place.
+      return value !== null && typeof value === "object" && !Array.isArray(value) ? value : NOT_AN_OBJECT;
     })
     // The request id header is set here and in onError, which together see every request;
     // an onRequest hook for it would cost every request one more step.
@@ -100,6 +104,7 @@ export function requestPipeline(deps: PipelineDeps) {
         }
       }
       if ((body as unknown) === BAD_JSON) throw new AppError("invalid_json", "the request body is not valid JSON");
+      if ((body as unknown) === NOT_AN_OBJECT) throw validationError("the request body must be a JSON object", [{ path: "body", message: "must be a JSON object" }]);
 
       let idempotency: { key: string; fingerprint: string } | null = null;
       if (MUTATING.has(request.method)) {

@@ -1,4 +1,5 @@
 import { t, type TSchema } from "elysia";
+import { validationError } from "../errors.ts";
 
 export const Uuid = (description?: string) => t.String({ format: "uuid", ...(description ? { description } : {}) });
 export const Timestamp = t.String({ format: "date-time", description: "UTC, ISO 8601" });
@@ -21,6 +22,26 @@ export const PageQuery = t.Object({
   page: t.Optional(t.Integer({ minimum: 1, default: 1 })),
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 50 })),
 });
+
+/**
+ * Elysia refuses a coerced query integer that is out of range without naming it (the field
+ * path reads `property`). Lists take this as their `transform` hook, which sees the raw
+ * query, so that an out-of-range page or limit is refused naming `query.page` / `query.limit`.
+ * Type errors (page=abc) are still the schema's, which names them already.
+ */
+export function checkPageRange({ query }: { query: object }): void {
+  const fields: { path: string; message: string }[] = [];
+  for (const [name, max, message] of [
+    ["page", Number.POSITIVE_INFINITY, "must be 1 or more"],
+    ["limit", 100, "must be 1 to 100"],
+  ] as const) {
+    const raw = (query as Record<string, unknown>)[name];
+    if (typeof raw !== "string" || raw.trim() === "") continue;
+    const n = Number(raw);
+    if (Number.isInteger(n) && (n < 1 || n > max)) fields.push({ path: `query.${name}`, message });
+  }
+  if (fields.length > 0) throw validationError(`${fields[0]!.path}: ${fields[0]!.message}`, fields);
+}
 
 /** The envelope of a paginated list: items, page, limit, total, total_pages. */
 export const Paged = <T extends TSchema>(item: T) =>

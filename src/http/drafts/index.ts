@@ -7,7 +7,7 @@ import type { Owners } from "../../domain/owners.ts";
 import { notFound } from "../../errors.ts";
 import { MailboxParams } from "../mailboxes/model.ts";
 import type { MutationHooks } from "../pipeline.ts";
-import { PageQuery, Paged, paged, pageOf } from "../schemas.ts";
+import { checkPageRange, PageQuery, Paged, paged, pageOf } from "../schemas.ts";
 import { Draft, draft, DraftBody, draftFields, DraftParams } from "./model.ts";
 
 /** Writes go to the owning mailbox's actor; reads go straight to the database. */
@@ -33,6 +33,7 @@ export function draftRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, mutati
       {
         params: MailboxParams,
         query: PageQuery,
+        transform: checkPageRange,
         response: { 200: Paged(Draft) },
         detail: { summary: "List drafts", description: "Most recently changed first.", tags: ["Drafts"] },
       },

@@ -7,7 +7,7 @@ export const Label = t.Object(
   { additionalProperties: false },
 );
 export const CreateLabelBody = t.Object(
-  { name: t.String({ minLength: 1, maxLength: 64 }), color: t.Optional(t.Union([t.String({ maxLength: 16, description: "#rgb or #rrggbb" }), t.Null()])) },
+  { name: t.String({ minLength: 1, maxLength: 256, description: "1 to 64 characters once trimmed" }), color: t.Optional(t.Union([t.String({ maxLength: 16, description: "#rgb or #rrggbb" }), t.Null()])) },
   { additionalProperties: false },
 );
 export const LabelParams = t.Object({ labelId: Uuid("label id") });

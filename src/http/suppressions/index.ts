@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Suppressions } from "../../domain/suppressions.ts";
 import type { MutationHooks } from "../pipeline.ts";
-import { PageQuery, Paged, paged, pageOf } from "../schemas.ts";
+import { checkPageRange, PageQuery, Paged, paged, pageOf } from "../schemas.ts";
 import { AccountParams, AddSuppressionBody, RemoveSuppressionQuery, Suppression, suppression } from "./model.ts";
 
 export function suppressionRoutes(list: Suppressions, mutation: MutationHooks) {
@@ -16,6 +16,7 @@ export function suppressionRoutes(list: Suppressions, mutation: MutationHooks) {
       {
         params: AccountParams,
         query: PageQuery,
+        transform: checkPageRange,
         response: { 200: Paged(Suppression) },
         detail: { summary: "List suppressed addresses", description: "Newest first.", tags: ["Suppressions"] },
       },
