@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { actions } from "../db/schema/index.ts";
-import { startTestService, uniqueSlug, type TestService } from "./harness.ts";
+import { UUID, ISO, startTestService, uniqueSlug, type TestService } from "./harness.ts";
 
 let t: TestService;
 beforeAll(async () => {
@@ -9,8 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe("POST /v1/accounts", () => {
   test("creates the account and its primary mailbox with exactly the spec's fields", async () => {

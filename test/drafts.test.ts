@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { expectError, seedAccount, sleep, startTestService, type ApiResponse, type TestService } from "./harness.ts";
+import { fieldPaths, UUID, ISO, expectError, seedAccount, sleep, startTestService, type ApiResponse, type TestService } from "./harness.ts";
 
 let t: TestService;
 beforeAll(async () => {
@@ -10,10 +10,7 @@ afterAll(() => t.stop());
 const FIELDS = ["bcc", "cc", "created_at", "html_body", "id", "subject", "text_body", "to", "updated_at"];
 const GHOST_MAILBOX = "00000000-0000-4000-8000-000000000000";
 const GHOST_DRAFT = "00000000-0000-4000-8000-0000000000d1";
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const paths = (res: ApiResponse): string[] => (res.body?.error?.details?.fields ?? []).map((f: { path: string }) => f.path);
 
 async function createDraft(mailboxId: string, body: unknown, token?: string) {
   const res = await t.api("POST", `/v1/mailboxes/${mailboxId}/drafts`, { body, token });
@@ -116,7 +113,7 @@ describe("creating drafts", () => {
     const { agent } = await seedAccount(t);
     const res = await t.api("POST", `/v1/mailboxes/${agent.id}/drafts`, { body: { [field]: list, subject: "kept out" } });
     expectError(res, 400, "validation_error");
-    expect(paths(res)).toContain(path);
+    expect(fieldPaths(res)).toContain(path);
     expect((await t.api("GET", `/v1/mailboxes/${agent.id}/drafts`)).body.total).toBe(0);
   });
 
@@ -124,9 +121,9 @@ describe("creating drafts", () => {
     const { agent } = await seedAccount(t);
     const res = await t.api("POST", `/v1/mailboxes/${agent.id}/drafts`, { body: { to: ["ok@example.com", "bad"], cc: ["worse@"], bcc: ["fine@example.com", "@nope.com"] } });
     expectError(res, 400, "validation_error");
-    expect(paths(res)).toEqual(expect.arrayContaining(["body.to.1", "body.cc.0", "body.bcc.1"]));
-    expect(paths(res)).not.toContain("body.to.0");
-    expect(paths(res)).not.toContain("body.bcc.0");
+    expect(fieldPaths(res)).toEqual(expect.arrayContaining(["body.to.1", "body.cc.0", "body.bcc.1"]));
+    expect(fieldPaths(res)).not.toContain("body.to.0");
+    expect(fieldPaths(res)).not.toContain("body.bcc.0");
   });
 
   test("at most 100 addresses per list", async () => {
@@ -135,7 +132,7 @@ describe("creating drafts", () => {
     for (const field of ["to", "cc", "bcc"]) {
       const res = await t.api("POST", `/v1/mailboxes/${agent.id}/drafts`, { body: { [field]: list(101) } });
       expectError(res, 400, "validation_error");
-      expect(paths(res).some((p) => p === `body.${field}` || p.startsWith(`body.${field}.`))).toBe(true);
+      expect(fieldPaths(res).some((p) => p === `body.${field}` || p.startsWith(`body.${field}.`))).toBe(true);
     }
     expect((await t.api("GET", `/v1/mailboxes/${agent.id}/drafts`)).body.total).toBe(0);
     const hundred = await createDraft(agent.id, { to: list(100), cc: list(100), bcc: list(100) });
@@ -152,14 +149,14 @@ describe("creating drafts", () => {
     const { agent } = await seedAccount(t);
     const res = await t.api("POST", `/v1/mailboxes/${agent.id}/drafts`, { body: { subject } });
     expectError(res, 400, "validation_error");
-    expect(paths(res)).toContain("body.subject");
+    expect(fieldPaths(res)).toContain("body.subject");
   });
 
   test("a subject longer than 998 characters is refused; 998 is fine", async () => {
     const { agent } = await seedAccount(t);
     const long = await t.api("POST", `/v1/mailboxes/${agent.id}/drafts`, { body: { subject: "s".repeat(999) } });
     expectError(long, 400, "validation_error");
-    expect(paths(long)).toContain("body.subject");
+    expect(fieldPaths(long)).toContain("body.subject");
     expect((await createDraft(agent.id, { subject: "s".repeat(998) })).subject).toHaveLength(998);
   });
 
@@ -171,7 +168,7 @@ describe("creating drafts", () => {
       const path = `body.${field}`;
       const res = await t.api("POST", `/v1/mailboxes/${agent.id}/drafts`, { body: { [field]: "before\u0000after" } });
       expectError(res, 400, "validation_error");
-      expect(paths(res)).toContain(path);
+      expect(fieldPaths(res)).toContain(path);
     }
   });
 
@@ -188,7 +185,7 @@ describe("creating drafts", () => {
     const { agent } = await seedAccount(t);
     const res = await t.api("POST", `/v1/mailboxes/${agent.id}/drafts`, { body });
     expectError(res, 400, "validation_error");
-    expect(paths(res).join(" ")).toContain(path);
+    expect(fieldPaths(res).join(" ")).toContain(path);
     expect((await t.api("GET", `/v1/mailboxes/${agent.id}/drafts`)).body.total).toBe(0);
   });
 
@@ -202,7 +199,7 @@ describe("creating drafts", () => {
     const { agent } = await seedAccount(t);
     const res = await t.api("POST", `/v1/mailboxes/${agent.id}/drafts`, { rawBody });
     expectError(res, 400, "validation_error");
-    expect(paths(res)).toContain("body");
+    expect(fieldPaths(res)).toContain("body");
     expect((await t.api("GET", `/v1/mailboxes/${agent.id}/drafts`)).body.total).toBe(0);
   });
 
@@ -274,7 +271,7 @@ describe("listing drafts", () => {
     const res = await t.api("GET", `/v1/mailboxes/${agent.id}/drafts?${q}`);
     expectError(res, 400, "validation_error");
     const name = q.split("=")[0]!;
-    expect(paths(res)).toEqual([`query.${name}`]);
+    expect(fieldPaths(res)).toEqual([`query.${name}`]);
     expect(res.body.error.message).toStartWith(`query.${name}: `);
   });
 
@@ -358,7 +355,7 @@ describe("updating drafts", () => {
       expectError(res, 400, "validation_error");
     }
     const bad = await t.api("PUT", `/v1/drafts/${d.id}`, { body: { bcc: ["ok@example.com", "no way@example.com"] } });
-    expect(paths(bad)).toContain("body.bcc.1");
+    expect(fieldPaths(bad)).toContain("body.bcc.1");
     expect(await fetchDraft(d.id)).toEqual(d);
   });
 });
@@ -434,7 +431,7 @@ describe("draft auth", () => {
         for (const method of ["GET", "PUT", "DELETE"]) {
           const res = await t.api(method, `/v1/drafts/${bad}`, { token, body: method === "PUT" ? { subject: "x" } : undefined });
           expectError(res, 400, "validation_error");
-          expect(paths(res).join(" ")).toContain("params.draftId");
+          expect(fieldPaths(res).join(" ")).toContain("params.draftId");
         }
       }
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { expectError, seedAccount, startTestService, uniqueSlug, type ApiResponse, type TestService } from "./harness.ts";
+import { UUID, expectError, seedAccount, startTestService, uniqueSlug, type ApiResponse, type TestService } from "./harness.ts";
 
 let t: TestService;
 let seed: Awaited<ReturnType<typeof seedAccount>>;
@@ -9,7 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe("unknown routes", () => {
   test.each([

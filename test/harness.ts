@@ -125,3 +125,9 @@ export function expectError(res: ApiResponse, status: number, code: string) {
   expect(res.headers.get("content-type")).toContain("application/json");
   expect(res.headers.get("x-request-id")).toBeTruthy();
 }
+
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The field paths a validation_error names. */
+export const fieldPaths = (res: ApiResponse): string[] => (res.body?.error?.details?.fields ?? []).map((f: { path: string }) => f.path);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { expectError, seedAccount, startTestService, type ApiResponse, type TestService } from "./harness.ts";
+import { fieldPaths, UUID, ISO, expectError, seedAccount, startTestService, type ApiResponse, type TestService } from "./harness.ts";
 
 let t: TestService;
 beforeAll(async () => {
@@ -10,10 +10,7 @@ afterAll(() => t.stop());
 const FIELDS = ["color", "created_at", "id", "name"];
 const GHOST_MAILBOX = "00000000-0000-4000-8000-000000000000";
 const GHOST_LABEL = "00000000-0000-4000-8000-0000000000a1";
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const paths = (res: ApiResponse): string[] => (res.body?.error?.details?.fields ?? []).map((f: { path: string }) => f.path);
 
 async function createLabel(mailboxId: string, body: unknown, token?: string) {
   const res = await t.api("POST", `/v1/mailboxes/${mailboxId}/labels`, { body, token });
@@ -80,7 +77,7 @@ describe("creating labels", () => {
       const { agent } = await seedAccount(t);
       const res = await t.api("POST", `/v1/mailboxes/${agent.id}/labels`, { body: { name: "bad colour", color } });
       expectError(res, 400, "validation_error");
-      expect(paths(res)).toContain("body.color");
+      expect(fieldPaths(res)).toContain("body.color");
       expect(await listNames(agent.id)).toEqual([]);
     },
   );
@@ -92,7 +89,7 @@ describe("creating labels", () => {
     const { agent } = await seedAccount(t);
     const res = await t.api("POST", `/v1/mailboxes/${agent.id}/labels`, { body });
     expectError(res, 400, "validation_error");
-    expect(paths(res).join(" ")).toContain(path);
+    expect(fieldPaths(res).join(" ")).toContain(path);
   });
 
   test("a name of up to 64 characters is accepted; longer, blank or with control characters is refused naming body.name", async () => {
@@ -114,7 +111,7 @@ describe("creating labels", () => {
     ]) {
       const res = await t.api("POST", `/v1/mailboxes/${agent.id}/labels`, { body: { name } });
       expectError(res, 400, "validation_error");
-      expect(paths(res)).toContain("body.name");
+      expect(fieldPaths(res)).toContain("body.name");
     }
     expect(await listNames(agent.id)).toEqual(["a", "n".repeat(64)]);
   });
@@ -126,7 +123,7 @@ describe("creating labels", () => {
     expect(padded.body.label.name).toBe("p".repeat(64));
     const long = await t.api("POST", `/v1/mailboxes/${agent.id}/labels`, { body: { name: ` ${"q".repeat(65)} ` } });
     expectError(long, 400, "validation_error");
-    expect(paths(long)).toContain("body.name");
+    expect(fieldPaths(long)).toContain("body.name");
   });
 
   test.each([
@@ -138,7 +135,7 @@ describe("creating labels", () => {
     const { agent } = await seedAccount(t);
     const res = await t.api("POST", `/v1/mailboxes/${agent.id}/labels`, { body: { name } });
     expectError(res, 400, "validation_error");
-    expect(paths(res)).toContain("body.name");
+    expect(fieldPaths(res)).toContain("body.name");
     expect(await listNames(agent.id)).toEqual([]);
   });
 
@@ -154,7 +151,7 @@ describe("creating labels", () => {
     const { agent } = await seedAccount(t);
     const res = await t.api("POST", `/v1/mailboxes/${agent.id}/labels`, { body });
     expectError(res, 400, "validation_error");
-    expect(paths(res).join(" ")).toContain(path);
+    expect(fieldPaths(res).join(" ")).toContain(path);
     expect(await listNames(agent.id)).toEqual([]);
   });
 
@@ -285,7 +282,7 @@ describe("deleting labels", () => {
       for (const bad of ["not-a-uuid", "42", "00000000-0000-4000-8000-00000000000z"]) {
         const res = await t.api("DELETE", `/v1/labels/${bad}`, { token });
         expectError(res, 400, "validation_error");
-        expect(paths(res).join(" ")).toContain("params.labelId");
+        expect(fieldPaths(res).join(" ")).toContain("params.labelId");
       }
     }
   });

@@ -1,7 +1,8 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { timestampNow } from "./columns.ts";
 
-const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
-const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const createdAt = () => timestampNow("created_at");
+const updatedAt = () => timestampNow("updated_at");
 
 export const accounts = pgTable("accounts", {
   id: uuid("id").primaryKey(),

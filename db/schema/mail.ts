@@ -1,7 +1,6 @@
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { mailboxes } from "./accounts.ts";
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" }).notNull().defaultNow();
+import { timestampNow as at } from "./columns.ts";
 
 /** Unsent messages of a mailbox. Addresses are checked when written, again when sent. */
 export const drafts = pgTable(
