@@ -31,6 +31,14 @@ export interface Config {
   shutdownTimeoutSeconds: number;
   /** PGlite only: keep the embedded database in memory instead of under DATA_DIR (tests). */
   pgliteInMemory: boolean;
+  smtpMaxMessageBytes: number;
+  smtpMaxClients: number;
+  smtpTls: { keyFile: string; certFile: string } | undefined;
+  parseTimeoutMs: number;
+  parseWorkers: number;
+  dnsTimeoutMs: number;
+  deliveryMaxAttempts: number;
+  jobPollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -124,7 +132,19 @@ export function loadConfig(env: Env = process.env): Config {
     actorIdleSeconds: int("ACTOR_IDLE_SECONDS", 60, 1, 86_400),
     shutdownTimeoutSeconds: int("SHUTDOWN_TIMEOUT_SECONDS", 10, 1, 600),
     pgliteInMemory: bool("PGLITE_IN_MEMORY", false),
+    smtpMaxMessageBytes: int("SMTP_MAX_MESSAGE_BYTES", 25 * 1024 * 1024, 1024, 100 * 1024 * 1024),
+    smtpMaxClients: int("SMTP_MAX_CLIENTS", 200, 1, 100_000),
+    smtpTls: undefined,
+    parseTimeoutMs: int("PARSE_TIMEOUT_MS", 5000, 100, 120_000),
+    parseWorkers: int("PARSE_WORKERS", 2, 1, 64),
+    dnsTimeoutMs: int("DNS_TIMEOUT_MS", 1500, 50, 30_000),
+    deliveryMaxAttempts: int("DELIVERY_MAX_ATTEMPTS", 5, 1, 100),
+    jobPollMs: int("JOB_POLL_MS", 1000, 10, 60_000),
   };
+  const tlsKey = opt("SMTP_TLS_KEY_FILE");
+  const tlsCert = opt("SMTP_TLS_CERT_FILE");
+  if ((tlsKey === undefined) !== (tlsCert === undefined)) problems.push("SMTP_TLS_KEY_FILE and SMTP_TLS_CERT_FILE must be set together");
+  else if (tlsKey && tlsCert) config.smtpTls = { keyFile: resolve(tlsKey), certFile: resolve(tlsCert) };
   if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(config.logLevel)) {
     problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
   }

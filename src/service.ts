@@ -15,6 +15,15 @@ import { Suppressions } from "./domain/suppressions.ts";
 import { createHttpApp } from "./http/app.ts";
 import { IdempotencyStore } from "./http/idempotency.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { readFileSync } from "node:fs";
+import { JobRunner } from "./jobs/runner.ts";
+import { Assessor } from "./mail/assess/index.ts";
+import { Ingest } from "./mail/ingest.ts";
+import { Deliverer } from "./mail/outbound/deliver.ts";
+import { MailParser } from "./mail/parse/index.ts";
+import { InboundProcessor } from "./mail/process.ts";
+import { Recipients } from "./mail/recipients.ts";
+import { smtpBridge } from "./mail/smtp-bridge.ts";
 import { startSmtpIngress } from "./smtp/server.ts";
 
 export interface Service {
@@ -74,11 +83,31 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         announceChanged: (id) => bus.announceMailboxChanged(id),
         freshnessMs: config.cacheTtlMs,
         rateLimit: { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowSeconds * 1000 },
+        mailDomain: config.mailDomain,
+        replyTokenTtlMs: config.replyTokenTtlSeconds * 1000,
       }),
     );
     const placement = new LocalPlacement(actors);
     mailboxesClient = new Mailboxes(placement);
     cleanups.push(() => actors.shutdown({ drainTimeoutMs: config.shutdownTimeoutSeconds * 1000 }));
+
+    // The mail pipeline: ingest → outbox job → parse/assess → actor; sends → outbox job → relay.
+    const parser = new MailParser({ workers: config.parseWorkers, timeoutMs: config.parseTimeoutMs, maxBytes: config.smtpMaxMessageBytes + 1024 * 1024 });
+    cleanups.push(() => parser.close());
+    const recipients = new Recipients(database.db, config.mailDomain);
+    let runner: JobRunner | undefined;
+    const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke());
+    const processor = new InboundProcessor(database.db, mailboxesClient, parser, new Assessor({ mailDomain: config.mailDomain, dnsTimeoutMs: config.dnsTimeoutMs }));
+    const deliverer = new Deliverer(database.db, mailboxesClient, recipients, ingest, {
+      relayUrl: config.smtpRelayUrl,
+      mailDomain: config.mailDomain,
+      maxAttempts: config.deliveryMaxAttempts,
+      log,
+    });
+    cleanups.push(() => deliverer.close());
+    runner = new JobRunner(database.db, { "mail.process": processor.handle, "mail.deliver": deliverer.handle }, log.child({ component: "jobs" }), { pollMs: config.jobPollMs });
+    // Stopped before the actors drain (cleanups run in reverse), after HTTP and SMTP stop taking work.
+    cleanups.push(() => runner?.stop());
 
     const idempotency = new IdempotencyStore(database.db, config.idempotencyTtlSeconds, config.idempotencyLeaseSeconds);
     const sweep = setInterval(() => idempotency.sweep().catch((err) => log.warn({ err }, "idempotency sweep failed")), IDEMPOTENCY_SWEEP_MS);
@@ -93,6 +122,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       suppressions: new Suppressions(database.db, accounts),
       owners: new Owners(database.db),
       mailboxes: mailboxesClient,
+      mail: { ingest, recipients, runner, mailDomain: config.mailDomain, maxMessageBytes: config.smtpMaxMessageBytes },
       authenticator: new Authenticator(adminToken, keys),
       idempotency,
       log,
@@ -118,8 +148,20 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       await server.stop(false);
     });
 
-    const smtp = await startSmtpIngress({ host: config.host, port: config.smtpPort, hostname: config.mailDomain, log });
+    const smtp = await startSmtpIngress(
+      {
+        host: config.host,
+        port: config.smtpPort,
+        hostname: config.mailDomain,
+        log: log.child({ component: "smtp" }),
+        maxMessageBytes: config.smtpMaxMessageBytes,
+        maxClients: config.smtpMaxClients,
+        tls: config.smtpTls ? { key: readFileSync(config.smtpTls.keyFile), cert: readFileSync(config.smtpTls.certFile) } : undefined,
+      },
+      smtpBridge(recipients, ingest),
+    );
     cleanups.push(() => smtp.close());
+    runner.start();
 
     const httpPort = server.port ?? config.port;
     log.info({ http_port: httpPort, smtp_port: smtp.port, node_id: config.nodeId, database: database.driver, jobs: bus.mode, version: pkg.version }, "ready");

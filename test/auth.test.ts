@@ -35,6 +35,43 @@ const routes = Object.entries(ROUTE_AUTH)
  * Drafts and labels are made fresh for each call, so a DELETE accepted in one case does not
  * leave the next case pointing at nothing.
  */
+let pathMessage: Promise<{ id: string; threadId: string; attachmentId: string }> | undefined;
+
+/** One message with an attachment, delivered to the agent mailbox through the HTTP ingress and processed. */
+async function deliverPathMessage(): Promise<{ id: string; threadId: string; attachmentId: string }> {
+  const to = seed.agent.email_address;
+  const raw = [
+    `From: sender@example.com`,
+    `To: ${to}`,
+    `Subject: auth suite`,
+    `Message-ID: <auth.${crypto.randomUUID()}@example.com>`,
+    `MIME-Version: 1.0`,
+    `Content-Type: multipart/mixed; boundary="auth-b"`,
+    ``,
+    `--auth-b`,
+    `Content-Type: text/plain`,
+    ``,
+    `Hello.`,
+    `--auth-b`,
+    `Content-Type: text/plain`,
+    `Content-Disposition: attachment; filename="a.txt"`,
+    ``,
+    `attached`,
+    `--auth-b--`,
+    ``,
+  ].join("\r\n");
+  const res = await t.api("POST", `/v1/inbound/email?to=${encodeURIComponent(to)}`, { rawBody: raw, headers: { "content-type": "message/rfc822" } });
+  if (res.status !== 202) throw new Error(`auth suite: inbound failed: ${res.status} ${res.text}`);
+  const id = res.body.message_ids[0];
+  for (let i = 0; i < 500; i++) {
+    const got = await t.api("GET", `/v1/messages/${id}`);
+    const m = got.body?.message;
+    if (m?.thread_id && m.attachments.length > 0) return { id, threadId: m.thread_id, attachmentId: m.attachments[0].id };
+    await sleep(20);
+  }
+  throw new Error(`auth suite: message ${id} was not processed`);
+}
+
 async function pathOf(pattern: string): Promise<string> {
   let path = pattern
     .replace(":accountId", seed.account.id)
@@ -47,6 +84,10 @@ async function pathOf(pattern: string): Promise<string> {
   if (path.includes(":labelId")) {
     const label = await t.api("POST", `/v1/mailboxes/${seed.agent.id}/labels`, { body: { name: `auth-${crypto.randomUUID()}` } });
     path = path.replace(":labelId", label.body.label.id);
+  }
+  if (path.includes(":messageId") || path.includes(":threadId") || path.includes(":attachmentId")) {
+    const m = await (pathMessage ??= deliverPathMessage());
+    path = path.replace(":messageId", m.id).replace(":threadId", m.threadId).replace(":attachmentId", m.attachmentId);
   }
   if (path.includes(":")) throw new Error(`auth suite: no test value for a parameter of ${pattern}; add one to pathOf()`);
   return path;

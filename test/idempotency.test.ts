@@ -397,7 +397,7 @@ describe("every route that changes something honours Idempotency-Key", () => {
 
   // A request per mutating route that passes schema validation. A new mutating route without an
   // entry here fails the test, so none can ship without idempotency.
-  const samples: Record<string, (s: Awaited<ReturnType<typeof seedAccount>>) => { path: string; body?: unknown }> = {
+  const samples: Record<string, (s: Awaited<ReturnType<typeof seedAccount>>) => { path: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }> = {
     "POST /v1/accounts": () => ({ path: "/v1/accounts", body: { slug: uniqueSlug("idem"), displayName: "Idem" } }),
     "POST /v1/accounts/:accountId/mailboxes": (s) => ({ path: `/v1/accounts/${s.account.id}/mailboxes`, body: { slug: uniqueSlug("mb") } }),
     "POST /v1/mailboxes/:mailboxId/disable": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/disable` }),
@@ -409,6 +409,23 @@ describe("every route that changes something honours Idempotency-Key", () => {
     "DELETE /v1/drafts/:draftId": (s) => ({ path: `/v1/drafts/00000000-0000-4000-8000-000000000000` }),
     "POST /v1/mailboxes/:mailboxId/labels": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/labels`, body: { name: "Idem" } }),
     "DELETE /v1/labels/:labelId": (s) => ({ path: `/v1/labels/00000000-0000-4000-8000-000000000000` }),
+    // Messages and threads of a fresh account do not exist yet: these replay their 404.
+    "POST /v1/messages/:messageId/archive": () => ({ path: `/v1/messages/00000000-0000-4000-8000-000000000000/archive` }),
+    "POST /v1/messages/:messageId/review": () => ({ path: `/v1/messages/00000000-0000-4000-8000-000000000000/review` }),
+    "POST /v1/messages/:messageId/labels/:labelId": () => ({ path: `/v1/messages/00000000-0000-4000-8000-000000000000/labels/00000000-0000-4000-8000-000000000001` }),
+    "DELETE /v1/messages/:messageId/labels/:labelId": () => ({ path: `/v1/messages/00000000-0000-4000-8000-000000000000/labels/00000000-0000-4000-8000-000000000001` }),
+    "POST /v1/threads/:threadId/archive": () => ({ path: `/v1/threads/00000000-0000-4000-8000-000000000000/archive` }),
+    "POST /v1/threads/:threadId/reopen": () => ({ path: `/v1/threads/00000000-0000-4000-8000-000000000000/reopen` }),
+    "POST /v1/threads/:threadId/labels/:labelId": () => ({ path: `/v1/threads/00000000-0000-4000-8000-000000000000/labels/00000000-0000-4000-8000-000000000001` }),
+    "DELETE /v1/threads/:threadId/labels/:labelId": () => ({ path: `/v1/threads/00000000-0000-4000-8000-000000000000/labels/00000000-0000-4000-8000-000000000001` }),
+    "POST /v1/inbound/email": (s) => ({
+      path: `/v1/inbound/email?to=${encodeURIComponent(s.agent.email_address)}`,
+      rawBody: "From: idem@example.com\r\nSubject: idem\r\n\r\nonce\r\n",
+      headers: { "content-type": "message/rfc822" },
+    }),
+    "POST /v1/mailboxes/:mailboxId/send": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/send`, body: { to: ["idem@example.com"], subject: "idem", textBody: "once" } }),
+    "POST /v1/messages/:messageId/reply": () => ({ path: `/v1/messages/00000000-0000-4000-8000-000000000000/reply`, body: { textBody: "none" } }),
+    "POST /v1/drafts/:draftId/send": () => ({ path: `/v1/drafts/00000000-0000-4000-8000-000000000000/send` }),
     "PUT /v1/mailboxes/:mailboxId/policy": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/policy`, body: { allow_auto_reply: false } }),
     "POST /v1/accounts/:accountId/suppressions": (s) => ({ path: `/v1/accounts/${s.account.id}/suppressions`, body: { address: "someone@example.com" } }),
     "DELETE /v1/accounts/:accountId/suppressions": (s) => ({ path: `/v1/accounts/${s.account.id}/suppressions?address=nobody@example.com` }),
@@ -419,12 +436,12 @@ describe("every route that changes something honours Idempotency-Key", () => {
     const sample = samples[route];
     if (!sample) throw new Error(`no idempotency sample for ${route}: add one`);
     const s = await seedAccount(t3);
-    const { path, body } = sample(s);
+    const { path, body, rawBody, headers } = sample(s);
     const method = route.split(" ")[0]!;
     const key = newKey("every");
-    const first = await t3.api(method, path, { body, headers: idem(key) });
+    const first = await t3.api(method, path, { body, rawBody, headers: { ...headers, ...idem(key) } });
     expect(first.status).toBeLessThan(500);
-    const second = await t3.api(method, path, { body, headers: idem(key) });
+    const second = await t3.api(method, path, { body, rawBody, headers: { ...headers, ...idem(key) } });
     expect(second.headers.get("x-idempotent-replay")).toBe("true");
     expect(second.status).toBe(first.status);
     expect(second.body).toEqual(first.body);

@@ -3,8 +3,11 @@ import { mailboxes } from "../../db/schema/index.ts";
 import { notFound } from "../../src/errors.ts";
 import type { ActorDefinition } from "../runtime/index.ts";
 import { createDraft, deleteDraft, updateDraft } from "./drafts.ts";
+import { applyProcessed, receive } from "./inbound.ts";
 import { issueKey, revokeKey } from "./keys.ts";
+import { recordDelivery, reply, send, sendDraft } from "./outbound.ts";
 import { createLabel, deleteLabel } from "./labels.ts";
+import { labelMessage, labelThread, setMessageState, setThreadStatus } from "./organize.ts";
 import { SlidingWindow, type RateDecision } from "./rate-window.ts";
 import { setPolicy, setStatus } from "./settings.ts";
 import { MAILBOX_ACTOR, type MailboxActorDeps, type MailboxCommand, type MailboxState } from "./types.ts";
@@ -71,6 +74,26 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
           return createLabel(ctx, cmd);
         case "deleteLabel":
           return deleteLabel(ctx, cmd);
+        case "setMessageState":
+          return setMessageState(ctx, cmd);
+        case "setThreadStatus":
+          return setThreadStatus(ctx, cmd);
+        case "labelMessage":
+          return labelMessage(ctx, cmd);
+        case "labelThread":
+          return labelThread(ctx, cmd);
+        case "receive":
+          return receive(ctx, cmd);
+        case "applyProcessed":
+          return applyProcessed(ctx, cmd);
+        case "send":
+          return send(ctx, cmd);
+        case "reply":
+          return reply(ctx, cmd);
+        case "sendDraft":
+          return sendDraft(ctx, cmd);
+        case "recordDelivery":
+          return recordDelivery(ctx, cmd);
         default:
           return assertNever(cmd);
       }

@@ -1,7 +1,8 @@
-import type { ApiKeyRow, DraftRow, LabelRow, MailboxRow } from "../../db/schema/index.ts";
+import type { ApiKeyRow, DraftRow, LabelRow, MailboxRow, MessageRow, ThreadRow } from "../../db/schema/index.ts";
 import type { Placement } from "../runtime/index.ts";
-import { MAILBOX_ACTOR, type DraftFields, type IssuedKey, type MailboxCommand, type PolicyPatch } from "./types.ts";
+import { MAILBOX_ACTOR, type CommandOf, type DraftFields, type IssuedKey, type MailboxCommand, type PolicyPatch } from "./types.ts";
 import type { RateDecision } from "./rate-window.ts";
+import type { Dispatched } from "./outbound.ts";
 
 /**
  * The typed face of the mailbox actor for the rest of the code. Callers never build
@@ -43,6 +44,40 @@ export class Mailboxes {
   }
   deleteLabel(id: string, labelId: string) {
     return this.ask<LabelRow>(id, { type: "deleteLabel", labelId });
+  }
+  /** Archive or review a message (idempotent). */
+  setMessageState(id: string, messageId: string, state: "archived" | "reviewed") {
+    return this.ask<MessageRow>(id, { type: "setMessageState", messageId, state });
+  }
+  /** Archive or reopen a thread (idempotent). */
+  setThreadStatus(id: string, threadId: string, status: "open" | "archived") {
+    return this.ask<ThreadRow>(id, { type: "setThreadStatus", threadId, status });
+  }
+  /** Apply (`apply: true`) or remove a label on a message; resolves to the label ids now applied. */
+  labelMessage(id: string, messageId: string, labelId: string, apply: boolean) {
+    return this.ask<string[]>(id, { type: "labelMessage", messageId, labelId, apply });
+  }
+  /** Apply or remove a label on a thread; resolves to the label ids now applied. */
+  labelThread(id: string, threadId: string, labelId: string, apply: boolean) {
+    return this.ask<string[]>(id, { type: "labelThread", threadId, labelId, apply });
+  }
+  receive(id: string, arrival: Omit<CommandOf<"receive">, "type">) {
+    return this.ask<{ id: string }>(id, { type: "receive", ...arrival });
+  }
+  applyProcessed(id: string, update: Omit<CommandOf<"applyProcessed">, "type">) {
+    return this.ask<MessageRow>(id, { type: "applyProcessed", ...update });
+  }
+  send(id: string, fields: CommandOf<"send">["fields"]) {
+    return this.ask<Dispatched>(id, { type: "send", fields });
+  }
+  reply(id: string, messageId: string, fields: CommandOf<"reply">["fields"]) {
+    return this.ask<Dispatched>(id, { type: "reply", messageId, fields });
+  }
+  sendDraft(id: string, draftId: string) {
+    return this.ask<Dispatched>(id, { type: "sendDraft", draftId });
+  }
+  recordDelivery(id: string, outcome: Omit<CommandOf<"recordDelivery">, "type">) {
+    return this.ask<MessageRow>(id, { type: "recordDelivery", ...outcome });
   }
   admit(id: string, keyId: string) {
     return this.ask<RateDecision>(id, { type: "admit", keyId });

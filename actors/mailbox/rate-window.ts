@@ -36,6 +36,17 @@ export class SlidingWindow {
     return { allowed: true, limit: this.limit, remaining: this.limit - this.size, resetInMs: this.resetIn(now) };
   }
 
+  /** Counts a call made at `at` (rebuilding a window from history, oldest first), limit or not. */
+  record(at: number): void {
+    if (this.size === this.limit) {
+      this.head = (this.head + 1) % this.ring.length;
+      this.size--;
+    }
+    if (this.size === this.ring.length) this.grow();
+    this.ring[(this.head + this.size) % this.ring.length] = at;
+    this.size++;
+  }
+
   /**
    * Until the oldest counted call leaves the window, from its age: `oldest + windowMs - now` can come
    * out an ulp above windowMs (123.456 + 2000 - 123.456 = 2000.0000000000002), and the callers'

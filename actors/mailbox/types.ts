@@ -1,6 +1,8 @@
 import type { Db } from "../../db/client.ts";
 import type { ApiKeyRow, MailboxRow } from "../../db/schema/index.ts";
 import type { KeyStore } from "../../src/auth/key-store.ts";
+import type { OutgoingFields } from "../../src/domain/outbound.ts";
+import type { Envelope, ProcessedMail } from "../../src/mail/types.ts";
 import type { SlidingWindow } from "./rate-window.ts";
 
 export const MAILBOX_ACTOR = "mailbox";
@@ -35,7 +37,26 @@ export type MailboxCommand =
   | { type: "updateDraft"; draftId: string; draft: DraftFields }
   | { type: "deleteDraft"; draftId: string }
   | { type: "createLabel"; name: string; color: string | null }
-  | { type: "deleteLabel"; labelId: string };
+  | { type: "deleteLabel"; labelId: string }
+  | { type: "setMessageState"; messageId: string; state: "archived" | "reviewed" }
+  | { type: "setThreadStatus"; threadId: string; status: "open" | "archived" }
+  | { type: "labelMessage"; messageId: string; labelId: string; apply: boolean }
+  | { type: "labelThread"; threadId: string; labelId: string; apply: boolean }
+  | {
+      type: "receive";
+      rawSha256: string;
+      rawSize: number;
+      recipient: string;
+      envelope: Envelope;
+      replyToken: { id: string; threadId: string } | null;
+      /** From and Subject as read cheaply from the head, shown until the message is processed. */
+      head: { from: string; subject: string };
+    }
+  | { type: "send"; fields: OutgoingFields }
+  | { type: "reply"; messageId: string; fields: { textBody?: string | null; htmlBody?: string | null; cc?: string[]; bcc?: string[] } }
+  | { type: "sendDraft"; draftId: string }
+  | { type: "recordDelivery"; messageId: string; outcome: "sent" | "retrying" | "failed"; detail: string; providerMessageId?: string | null }
+  | { type: "applyProcessed"; messageId: string; jobId: string | null; tokenThreadId: string | null; result: ProcessedMail };
 
 export type CommandOf<T extends MailboxCommand["type"]> = Extract<MailboxCommand, { type: T }>;
 
@@ -45,6 +66,8 @@ export interface MailboxState {
   loadedAt: number;
   /** Per API key call windows of this mailbox's keys. */
   windows: Map<string, SlidingWindow>;
+  /** Sends per sliding hour; built on the first send from the stored outbound messages. */
+  sendWindow?: SlidingWindow;
 }
 
 export interface MailboxActorDeps {
@@ -61,6 +84,9 @@ export interface MailboxActorDeps {
    */
   freshnessMs: number;
   rateLimit: { limit: number; windowMs: number };
+  /** Domain of Message-IDs this service writes. */
+  mailDomain: string;
+  replyTokenTtlMs: number;
 }
 
 /** What a write command's implementation is handed: the state it may change and the deps. */

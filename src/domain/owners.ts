@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { drafts, labels } from "../../db/schema/index.ts";
+import { drafts, labels, messages, threads } from "../../db/schema/index.ts";
 import { isUuid } from "./ids.ts";
 
 /**
@@ -20,6 +20,18 @@ export class Owners {
   async label(id: string | undefined): Promise<string | undefined> {
     if (!id || !isUuid(id)) return undefined;
     const [row] = await this.db.select({ mailboxId: labels.mailboxId }).from(labels).where(eq(labels.id, id)).limit(1);
+    return row?.mailboxId;
+  }
+
+  async message(id: string | undefined): Promise<string | undefined> {
+    if (!id || !isUuid(id)) return undefined;
+    const [row] = await this.db.select({ mailboxId: messages.mailboxId }).from(messages).where(eq(messages.id, id)).limit(1);
+    return row?.mailboxId;
+  }
+
+  async thread(id: string | undefined): Promise<string | undefined> {
+    if (!id || !isUuid(id)) return undefined;
+    const [row] = await this.db.select({ mailboxId: threads.mailboxId }).from(threads).where(eq(threads.id, id)).limit(1);
     return row?.mailboxId;
   }
 }

@@ -17,6 +17,13 @@ import { labelRoutes } from "./labels/index.ts";
 import { requestPipeline } from "./pipeline.ts";
 import { policyRoutes } from "./policy/index.ts";
 import { suppressionRoutes } from "./suppressions/index.ts";
+import type { JobRunner } from "../jobs/runner.ts";
+import type { Ingest } from "../mail/ingest.ts";
+import type { Recipients } from "../mail/recipients.ts";
+import { inboundRoutes } from "./inbound/index.ts";
+import { messageRoutes } from "./messages/index.ts";
+import { threadRoutes } from "./threads/index.ts";
+import { sendRoutes } from "./send/index.ts";
 
 export interface HttpDeps {
   db: Db;
@@ -24,6 +31,7 @@ export interface HttpDeps {
   suppressions: Suppressions;
   owners: Owners;
   mailboxes: Mailboxes;
+  mail: { ingest: Ingest; recipients: Recipients; runner: JobRunner; mailDomain: string; maxMessageBytes: number };
   authenticator: Authenticator;
   idempotency: IdempotencyStore;
   health: HealthDeps;
@@ -33,7 +41,7 @@ export interface HttpDeps {
 
 /** The Elysia root: the request pipeline first, then one module per resource group. */
 export function createHttpApp(deps: HttpDeps) {
-  const pipeline = requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, owners: deps.owners, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024 });
+  const pipeline = requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, owners: deps.owners, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024, maxMessageBytes: deps.mail.maxMessageBytes });
   // normalize: false, so a schema with additionalProperties: false refuses unknown fields (a
   // typo in a PUT must not pass as "no change") instead of silently dropping them.
   const app: Elysia<any, any, any, any, any, any, any> = new Elysia({ name: "mailroom", normalize: false })
@@ -46,6 +54,10 @@ export function createHttpApp(deps: HttpDeps) {
     .use(policyRoutes(deps.mailboxes, pipeline.mutation))
     .use(draftRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
     .use(labelRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
-    .use(suppressionRoutes(deps.suppressions, pipeline.mutation));
+    .use(suppressionRoutes(deps.suppressions, pipeline.mutation))
+    .use(inboundRoutes(deps.mail.ingest, deps.mail.recipients, deps.mail.mailDomain, pipeline.mutation))
+    .use(sendRoutes(deps.mailboxes, deps.owners, deps.db, deps.mail.runner, pipeline.mutation))
+    .use(messageRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
+    .use(threadRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation));
   return app;
 }

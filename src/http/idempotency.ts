@@ -25,6 +25,8 @@ export function fingerprint(method: string, pathWithQuery: string, body: unknown
 
 function canonicalJson(v: unknown): string {
   if (v === undefined) return "";
+  // A raw body (message/rfc822): its digest stands for it.
+  if (v instanceof Uint8Array) return `bytes:${createHash("sha256").update(v).digest("hex")}`;
   if (v === null || typeof v !== "object") return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
   const obj = v as Record<string, unknown>;

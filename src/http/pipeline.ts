@@ -15,6 +15,8 @@ export interface PipelineDeps {
   idempotency: IdempotencyStore;
   log: Logger;
   maxJsonBytes: number;
+  /** Raw messages posted to the HTTP ingress (message/rfc822). */
+  maxMessageBytes: number;
 }
 
 /** Lifecycle hooks for the routes that change something (see `mutation` below). */
@@ -63,7 +65,9 @@ export function requestPipeline(deps: PipelineDeps) {
 
   const plugin = new Elysia({ name: "request-pipeline" })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
-      if (!contentType?.toLowerCase().startsWith("application/json")) return;
+      const type = contentType?.toLowerCase() ?? "";
+      if (type.startsWith("message/rfc822")) return readRaw(request, deps.maxMessageBytes);
+      if (!type.startsWith("application/json")) return;
       const declared = Number(request.headers.get("content-length") ?? "0");
       if (declared > deps.maxJsonBytes) throw new AppError("payload_too_large", `JSON bodies are limited to ${deps.maxJsonBytes} bytes`);
       const text = await request.text();
@@ -163,4 +167,19 @@ export function requestPipeline(deps: PipelineDeps) {
     },
   };
   return { plugin, mutation };
+}
+
+/** The body as bytes, exactly as sent, refused past `max` without reading further. */
+async function readRaw(request: Request, max: number): Promise<Uint8Array> {
+  const tooLarge = () => new AppError("payload_too_large", `messages are limited to ${max} bytes`, { limit: max });
+  if (Number(request.headers.get("content-length") ?? "0") > max) throw tooLarge();
+  if (!request.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.byteLength;
+    if (size > max) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }

@@ -20,7 +20,7 @@ export type AuthRule =
 const PUBLIC: AuthRule = { level: "public" };
 const ADMIN: AuthRule = { level: "admin" };
 const mailboxParam = (name: string): AuthRule => ({ level: "mailbox", mailboxOf: (p) => p[name] });
-const ownerOf = (kind: "draft" | "label", param: string): AuthRule => ({ level: "mailbox", mailboxOf: (p, owners) => owners[kind](p[param]) });
+const ownerOf = (kind: "draft" | "label" | "message" | "thread", param: string): AuthRule => ({ level: "mailbox", mailboxOf: (p, owners) => owners[kind](p[param]) });
 
 export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
   "GET /health": PUBLIC,
@@ -52,6 +52,30 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
   "GET /v1/accounts/:accountId/suppressions": ADMIN,
   "POST /v1/accounts/:accountId/suppressions": ADMIN,
   "DELETE /v1/accounts/:accountId/suppressions": ADMIN,
+
+  "POST /v1/inbound/email": ADMIN,
+
+  "POST /v1/mailboxes/:mailboxId/send": mailboxParam("mailboxId"),
+  "POST /v1/messages/:messageId/reply": ownerOf("message", "messageId"),
+  "POST /v1/drafts/:draftId/send": ownerOf("draft", "draftId"),
+
+  "GET /v1/mailboxes/:mailboxId/messages": mailboxParam("mailboxId"),
+  "GET /v1/messages/:messageId": ownerOf("message", "messageId"),
+  "GET /v1/messages/:messageId/raw": ownerOf("message", "messageId"),
+  "GET /v1/messages/:messageId/attachments/:attachmentId": ownerOf("message", "messageId"),
+  "GET /v1/messages/:messageId/delivery": ownerOf("message", "messageId"),
+  "POST /v1/messages/:messageId/archive": ownerOf("message", "messageId"),
+  "POST /v1/messages/:messageId/review": ownerOf("message", "messageId"),
+  "POST /v1/messages/:messageId/labels/:labelId": ownerOf("message", "messageId"),
+  "DELETE /v1/messages/:messageId/labels/:labelId": ownerOf("message", "messageId"),
+
+  "GET /v1/mailboxes/:mailboxId/threads": mailboxParam("mailboxId"),
+  "GET /v1/threads/:threadId": ownerOf("thread", "threadId"),
+  "GET /v1/threads/:threadId/messages": ownerOf("thread", "threadId"),
+  "POST /v1/threads/:threadId/archive": ownerOf("thread", "threadId"),
+  "POST /v1/threads/:threadId/reopen": ownerOf("thread", "threadId"),
+  "POST /v1/threads/:threadId/labels/:labelId": ownerOf("thread", "threadId"),
+  "DELETE /v1/threads/:threadId/labels/:labelId": ownerOf("thread", "threadId"),
 
   "POST /v1/mailboxes/:mailboxId/api-keys": ADMIN,
   "GET /v1/mailboxes/:mailboxId/api-keys": ADMIN,

@@ -1,0 +1,218 @@
+import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { deliveryEvents, drafts, messages, replyTokens, suppressions, threads, type MessageRow } from "../../db/schema/index.ts";
+import { newId } from "../../src/domain/ids.ts";
+import { allRecipients, checkOutgoing, type OutgoingFields } from "../../src/domain/outbound.ts";
+import { AppError, notFound } from "../../src/errors.ts";
+import { enqueueEvent, enqueueJob } from "../../src/jobs/outbox.ts";
+import { messageEventPayload } from "../../src/mail/events.ts";
+import { putBlob } from "../../src/mail/blobs.ts";
+import { snippetOf } from "../../src/mail/extract.ts";
+import { compose } from "../../src/mail/outbound/compose.ts";
+import { readHead } from "../../src/mail/parse/head.ts";
+import { hashReplyToken, newReplyToken, replyAlias } from "../../src/mail/reply-tokens.ts";
+import { normalizeSubject, participantsKey } from "../../src/mail/threading.ts";
+import { SlidingWindow } from "./rate-window.ts";
+import type { CommandOf, MailboxState, WriteContext } from "./types.ts";
+
+const HOUR_MS = 3_600_000;
+
+export interface Dispatched {
+  message: MessageRow;
+  /** The mail.deliver job: the caller runs its first attempt at once. */
+  jobId: string;
+  replyTo: string;
+}
+
+export async function send(ctx: WriteContext, cmd: CommandOf<"send">): Promise<Dispatched> {
+  return dispatch(ctx, checkOutgoing(cmd.fields), { threadId: null, inReplyTo: null, references: [], draftId: null });
+}
+
+export async function sendDraft(ctx: WriteContext, cmd: CommandOf<"sendDraft">): Promise<Dispatched> {
+  const [draft] = await ctx.deps.db
+    .select()
+    .from(drafts)
+    .where(and(eq(drafts.id, cmd.draftId), eq(drafts.mailboxId, ctx.state.mailbox.id)))
+    .limit(1);
+  if (!draft) throw notFound("draft", cmd.draftId);
+  const fields = checkOutgoing({ to: draft.to, cc: draft.cc, bcc: draft.bcc, subject: draft.subject ?? "", textBody: draft.textBody, htmlBody: draft.htmlBody });
+  return dispatch(ctx, fields, { threadId: null, inReplyTo: null, references: [], draftId: draft.id });
+}
+
+/** Replies go to the thread of the message answered, to its Reply-To or sender (inbound) or its recipients (outbound). */
+export async function reply(ctx: WriteContext, cmd: CommandOf<"reply">): Promise<Dispatched> {
+  const [original] = await ctx.deps.db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, cmd.messageId), eq(messages.mailboxId, ctx.state.mailbox.id)))
+    .limit(1);
+  if (!original) throw notFound("message", cmd.messageId);
+  if (original.transport !== "smtp") throw new AppError("reply_not_supported", "agent protocol messages are answered through the protocol, not by email");
+  const to =
+    original.direction === "inbound"
+      ? [original.replyTo[0] ?? original.fromAddress].filter((a) => a)
+      : original.toAddress.split(",").map((a) => a.trim()).filter((a) => a);
+  if (to.length === 0) throw new AppError("reply_not_supported", "the message has no address to reply to");
+  const subject = /^\s*re\s*:/i.test(original.subject) ? original.subject : `Re: ${original.subject}`.trim();
+  const fields = checkOutgoing({ to, cc: cmd.fields.cc ?? [], bcc: cmd.fields.bcc ?? [], subject, textBody: cmd.fields.textBody ?? null, htmlBody: cmd.fields.htmlBody ?? null });
+  const references = [...original.references, ...(original.messageIdHeader ? [original.messageIdHeader] : [])].slice(-50);
+  return dispatch(ctx, fields, { threadId: original.threadId, inReplyTo: original.messageIdHeader, references, draftId: null });
+}
+
+interface Threading {
+  threadId: string | null;
+  inReplyTo: string | null;
+  references: string[];
+  draftId: string | null;
+}
+
+/**
+ * The checks after validation, in the order section 7 gives them (suppression first, so a
+ * suppressed recipient is reported even when sending is off or the window is used up), then
+ * the message, its thread, its reply alias and its delivery job in one transaction.
+ */
+async function dispatch({ state, deps }: WriteContext, fields: OutgoingFields, threading: Threading): Promise<Dispatched> {
+  const mailbox = state.mailbox;
+  const recipients = allRecipients(fields);
+  const [suppressed] = await deps.db
+    .select({ address: suppressions.address })
+    .from(suppressions)
+    .where(and(eq(suppressions.accountId, mailbox.accountId), inArray(suppressions.address, recipients)))
+    .limit(1);
+  if (suppressed) throw new AppError("address_suppressed", `${suppressed.address} is on the account's suppression list`, { address: suppressed.address });
+  if (mailbox.status === "disabled") throw new AppError("mailbox_disabled", `mailbox ${mailbox.id} is disabled`);
+  if (!mailbox.allowOutbound) throw new AppError("outbound_disabled", "the mailbox policy does not allow sending (allow_outbound is false)");
+  const window = await sendWindow(state, deps.db);
+  const decision = window.take(performance.now());
+  if (!decision.allowed) {
+    const retry = Math.max(1, Math.ceil(decision.resetInMs / 1000));
+    throw new AppError("rate_limit_exceeded", `this mailbox may send ${decision.limit} messages per hour`, { limit: decision.limit, scope: "mailbox_sends" }, { "Retry-After": String(retry) });
+  }
+
+  const id = newId();
+  const token = newReplyToken();
+  const alias = replyAlias(mailbox.emailAddress, token);
+  const messageIdHeader = `<${id}@${deps.mailDomain}>`;
+  const raw = await compose({
+    from: mailbox.emailAddress,
+    to: fields.to,
+    cc: fields.cc,
+    subject: fields.subject,
+    textBody: fields.textBody,
+    htmlBody: fields.htmlBody,
+    messageId: messageIdHeader,
+    replyTo: alias,
+    inReplyTo: threading.inReplyTo,
+    references: threading.references,
+  });
+  const now = new Date();
+  const result = await deps.db.transaction(async (tx) => {
+    let threadId = threading.threadId;
+    if (threadId) {
+      await tx.update(threads).set({ lastMessageAt: now }).where(eq(threads.id, threadId));
+    } else {
+      threadId = newId();
+      await tx.insert(threads).values({
+        id: threadId,
+        mailboxId: mailbox.id,
+        subject: fields.subject,
+        subjectKey: normalizeSubject(fields.subject),
+        participantsKey: participantsKey([...fields.to, ...fields.cc], mailbox.emailAddress),
+        lastMessageAt: now,
+        createdAt: now,
+      });
+    }
+    const tokenId = newId();
+    const rawSha256 = await putBlob(tx, raw);
+    const [message] = await tx
+      .insert(messages)
+      .values({
+        id,
+        mailboxId: mailbox.id,
+        threadId,
+        transport: "smtp",
+        direction: "outbound",
+        status: "queued",
+        fromAddress: mailbox.emailAddress,
+        toAddress: fields.to.join(", "),
+        cc: fields.cc,
+        bcc: fields.bcc,
+        replyTo: [alias],
+        subject: fields.subject,
+        snippet: snippetOf(fields.textBody ?? ""),
+        messageIdHeader,
+        inReplyTo: threading.inReplyTo,
+        references: threading.references,
+        textBody: fields.textBody,
+        htmlBody: fields.htmlBody,
+        headers: readHead(raw),
+        riskLevel: "low",
+        rawSha256,
+        rawSize: raw.byteLength,
+        envelope: { mailFrom: mailbox.emailAddress, rcptTo: recipients, remoteAddress: null, heloName: null },
+        replyTokenId: tokenId,
+        createdAt: now,
+      })
+      .returning();
+    await tx.insert(replyTokens).values({
+      id: tokenId,
+      tokenHash: hashReplyToken(token),
+      mailboxId: mailbox.id,
+      threadId,
+      messageId: id,
+      expiresAt: new Date(now.getTime() + deps.replyTokenTtlMs),
+    });
+    await tx.insert(deliveryEvents).values({ id: newId(), messageId: id, status: "queued", detail: `to ${recipients.length} recipient(s)` });
+    const jobId = await enqueueJob(tx, "mail.deliver", mailbox.id, { message_id: id });
+    if (threading.draftId) await tx.delete(drafts).where(eq(drafts.id, threading.draftId));
+    return { message: message!, jobId };
+  });
+  return { ...result, replyTo: alias };
+}
+
+/**
+ * The mailbox's send window: `max_outbound_per_day` sends per sliding hour (the spec's
+ * limits table). Rebuilt from the stored outbound messages when the actor activates or the
+ * limit changes, so a restart or passivation does not hand out a fresh hour.
+ */
+async function sendWindow(state: MailboxState, db: WriteContext["deps"]["db"]): Promise<SlidingWindow> {
+  const limit = state.mailbox.maxOutboundPerDay;
+  if (state.sendWindow && state.sendWindow.limit === limit) return state.sendWindow;
+  const since = new Date(Date.now() - HOUR_MS);
+  const recent = await db
+    .select({ at: messages.createdAt })
+    .from(messages)
+    .where(and(eq(messages.mailboxId, state.mailbox.id), eq(messages.direction, "outbound"), gte(messages.createdAt, since)))
+    .orderBy(desc(messages.createdAt))
+    .limit(Math.max(1, limit));
+  const window = new SlidingWindow(Math.max(1, limit), HOUR_MS);
+  const nowPerf = performance.now();
+  const nowWall = Date.now();
+  for (const { at } of recent.reverse()) window.record(nowPerf - (nowWall - at.getTime()));
+  state.sendWindow = window;
+  return window;
+}
+
+/** The outcome of a delivery attempt, recorded by the actor that owns the message. */
+export async function recordDelivery({ state, deps }: WriteContext, cmd: CommandOf<"recordDelivery">): Promise<MessageRow> {
+  return deps.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(messages)
+      .where(and(eq(messages.id, cmd.messageId), eq(messages.mailboxId, state.mailbox.id)))
+      .for("update")
+      .limit(1);
+    if (!current) throw notFound("message", cmd.messageId);
+    await tx.insert(deliveryEvents).values({ id: newId(), messageId: current.id, status: cmd.outcome, detail: cmd.detail.slice(0, 2000) });
+    if (cmd.outcome === "retrying" || current.status === "sent") return current;
+    const status = cmd.outcome === "sent" ? "sent" : "failed";
+    const [row] = await tx
+      .update(messages)
+      .set({ status, providerMessageId: cmd.providerMessageId ?? current.providerMessageId, processedAt: sql`now()` })
+      .where(eq(messages.id, current.id))
+      .returning();
+    if (status === "sent") {
+      await enqueueEvent(tx, "message.sent", state.mailbox.id, messageEventPayload(row!));
+    }
+    return row!;
+  });
+}

@@ -1,0 +1,210 @@
+import { sql } from "drizzle-orm";
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { AuthResults, HeaderField } from "../../src/mail/types.ts";
+import { mailboxes } from "./accounts.ts";
+import { bytea } from "./bytea.ts";
+import { timestampNow as at } from "./columns.ts";
+import { labels } from "./mail.ts";
+
+const mailboxRef = () =>
+  uuid("mailbox_id")
+    .notNull()
+    .references(() => mailboxes.id, { onDelete: "cascade" });
+
+/**
+ * Content-addressed bytes: raw messages and attachment contents, keyed by SHA-256, so a
+ * message sent to several mailboxes, or an attachment forwarded again, is stored once.
+ */
+export const blobs = pgTable("blobs", {
+  sha256: text("sha256").primaryKey(),
+  size: integer("size").notNull(),
+  bytes: bytea("bytes").notNull(),
+  createdAt: at("created_at"),
+});
+
+export const threads = pgTable(
+  "threads",
+  {
+    id: uuid("id").primaryKey(),
+    mailboxId: mailboxRef(),
+    subject: text("subject").notNull().default(""),
+    /** Subject with Re:/Fwd: prefixes and white space normalised, lowercase: the subject match key. */
+    subjectKey: text("subject_key").notNull().default(""),
+    /** Sorted addresses of the other parties, joined by spaces: who the conversation is with. */
+    participantsKey: text("participants_key").notNull().default(""),
+    status: text("status").$type<"open" | "archived">().notNull().default("open"),
+    lastMessageAt: at("last_message_at"),
+    createdAt: at("created_at"),
+  },
+  (t) => [
+    index("threads_mailbox_last_idx").on(t.mailboxId, t.lastMessageAt.desc(), t.id.desc()),
+    index("threads_mailbox_subject_idx").on(t.mailboxId, t.subjectKey, t.participantsKey),
+  ],
+);
+
+export type MessageStatus = "received" | "processed" | "queued" | "sent" | "failed" | "archived" | "reviewed";
+
+export const messages = pgTable(
+  "messages",
+  {
+    id: uuid("id").primaryKey(),
+    mailboxId: mailboxRef(),
+    /** Null between arrival and processing (threading needs the parsed headers). */
+    threadId: uuid("thread_id").references(() => threads.id, { onDelete: "set null" }),
+    transport: text("transport").$type<"smtp" | "agent-json">().notNull(),
+    direction: text("direction").$type<"inbound" | "outbound">().notNull(),
+    status: text("status").$type<MessageStatus>().notNull(),
+    fromAddress: text("from_address").notNull().default(""),
+    /** The recipients, comma-separated: the envelope recipient for inbound mail, To for outbound. */
+    toAddress: text("to_address").notNull().default(""),
+    cc: jsonb("cc").$type<string[]>().notNull().default([]),
+    bcc: jsonb("bcc").$type<string[]>().notNull().default([]),
+    replyTo: jsonb("reply_to").$type<string[]>().notNull().default([]),
+    subject: text("subject").notNull().default(""),
+    snippet: text("snippet").notNull().default(""),
+    messageIdHeader: text("message_id_header"),
+    inReplyTo: text("in_reply_to"),
+    references: jsonb("references").$type<string[]>().notNull().default([]),
+    textBody: text("text_body"),
+    htmlBody: text("html_body"),
+    extractedText: text("extracted_text"),
+    headers: jsonb("headers").$type<HeaderField[]>().notNull().default([]),
+    riskLevel: text("risk_level"),
+    triageLabel: text("triage_label"),
+    suspiciousSignals: jsonb("suspicious_signals").$type<string[]>().notNull().default([]),
+    auth: jsonb("auth").$type<AuthResults>(),
+    autoReplyBlocked: boolean("auto_reply_blocked").notNull().default(false),
+    /** SHA-256 of the raw message in `blobs`, byte for byte as received or sent. */
+    rawSha256: text("raw_sha256")
+      .notNull()
+      .references(() => blobs.sha256),
+    rawSize: integer("raw_size").notNull(),
+    envelope: jsonb("envelope").$type<{ mailFrom: string | null; rcptTo: string[]; remoteAddress: string | null; heloName: string | null }>(),
+    /** The reply alias token this message arrived through (inbound) or carries (outbound). */
+    replyTokenId: uuid("reply_token_id"),
+    /** The provider's (relay's) id for an outbound message. */
+    providerMessageId: text("provider_message_id"),
+    processedAt: timestamp("processed_at", { withTimezone: true, mode: "date" }),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true, mode: "date" }),
+    archivedAt: timestamp("archived_at", { withTimezone: true, mode: "date" }),
+    createdAt: at("created_at"),
+  },
+  (t) => [
+    index("messages_mailbox_created_idx").on(t.mailboxId, t.createdAt.desc(), t.id.desc()),
+    index("messages_thread_idx").on(t.threadId, t.createdAt),
+    index("messages_mailbox_msgid_idx").on(t.mailboxId, t.messageIdHeader),
+  ],
+);
+
+export const attachments = pgTable(
+  "attachments",
+  {
+    id: uuid("id").primaryKey(),
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    filename: text("filename"),
+    mimeType: text("mime_type").notNull(),
+    size: integer("size").notNull(),
+    contentId: text("content_id"),
+    sha256: text("sha256")
+      .notNull()
+      .references(() => blobs.sha256),
+  },
+  (t) => [index("attachments_message_idx").on(t.messageId, t.position)],
+);
+
+export const messageLabels = pgTable(
+  "message_labels",
+  {
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    labelId: uuid("label_id")
+      .notNull()
+      .references(() => labels.id, { onDelete: "cascade" }),
+    createdAt: at("created_at"),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.labelId] }), index("message_labels_label_idx").on(t.labelId)],
+);
+
+export const threadLabels = pgTable(
+  "thread_labels",
+  {
+    threadId: uuid("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    labelId: uuid("label_id")
+      .notNull()
+      .references(() => labels.id, { onDelete: "cascade" }),
+    createdAt: at("created_at"),
+  },
+  (t) => [primaryKey({ columns: [t.threadId, t.labelId] }), index("thread_labels_label_idx").on(t.labelId)],
+);
+
+/** Delivery history of an outbound message: queued, then sent or retrying…, then sent or failed. */
+export const deliveryEvents = pgTable(
+  "delivery_events",
+  {
+    id: uuid("id").primaryKey(),
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    status: text("status").$type<"queued" | "sent" | "retrying" | "failed">().notNull(),
+    detail: text("detail").notNull().default(""),
+    createdAt: at("created_at"),
+  },
+  (t) => [index("delivery_events_message_idx").on(t.messageId, t.createdAt)],
+);
+
+/** Reply alias tokens; only the SHA-256 of a token is kept. */
+export const replyTokens = pgTable(
+  "reply_tokens",
+  {
+    id: uuid("id").primaryKey(),
+    tokenHash: text("token_hash").notNull(),
+    mailboxId: mailboxRef(),
+    threadId: uuid("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    /** The outbound message whose Reply-To carries the alias. */
+    messageId: uuid("message_id").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: at("created_at"),
+  },
+  (t) => [uniqueIndex("reply_tokens_hash_key").on(t.tokenHash)],
+);
+
+/**
+ * Durable jobs and events, written in the same transaction as the change that caused them.
+ * A row is pending until `done_at` is set; `locked_until` is a lease so that a node that dies
+ * holding a job hands it back.
+ */
+export const outbox = pgTable(
+  "outbox",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    id: uuid("id").notNull().unique("outbox_id_key"),
+    /** "event" rows are delivered to webhooks (next stage); others are jobs this service runs. */
+    kind: text("kind").$type<"event" | "mail.process" | "mail.deliver">().notNull(),
+    /** Event name for events (message.received, …); empty for jobs. */
+    topic: text("topic").notNull().default(""),
+    mailboxId: uuid("mailbox_id"),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    runAfter: at("run_after"),
+    lockedUntil: timestamp("locked_until", { withTimezone: true, mode: "date" }),
+    lastError: text("last_error"),
+    doneAt: timestamp("done_at", { withTimezone: true, mode: "date" }),
+    createdAt: at("created_at"),
+  },
+  (t) => [index("outbox_pending_idx").on(t.kind, t.runAfter).where(sql`${t.doneAt} is null`)],
+);
+
+export type ThreadRow = typeof threads.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type AttachmentRow = typeof attachments.$inferSelect;
+export type DeliveryEventRow = typeof deliveryEvents.$inferSelect;
+export type ReplyTokenRow = typeof replyTokens.$inferSelect;
+export type OutboxRow = typeof outbox.$inferSelect;

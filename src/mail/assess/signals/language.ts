@@ -1,0 +1,36 @@
+/**
+ * Wording of business-email compromise and credential phishing. Same discipline as
+ * injection.ts: normalised text, literal first words, bounded repetition only.
+ */
+import { isExfiltration, isInjection } from "../injection.ts";
+import type { AssessContext } from "../model.ts";
+
+export const PAYMENT_PATTERNS: RegExp[] = [
+  /\bwire (?:transfer|payment|the (?:funds|money|payment|amount))\b/,
+  /\b(?:buy|purchase|get|pick up|send me|need) (?:[^ ]{1,30} ){0,3}gift ?cards?\b/,
+  /\b(?:itunes|google play|steam|amazon|apple|ebay|visa|vanilla|target|walmart) gift ?cards?\b/,
+  /\bgift ?cards?\b.{0,80}\b(?:scratch|the codes?|pictures? of|photos? of)\b/,
+  /\burgent(?:ly)? (?:[^ ]{1,20} ){0,2}(?:payment|invoice|wire|transfer|remittance)\b/,
+  /\b(?:change|update|new|updated|changed|revised) (?:of |to |in )?(?:our |my |the |your )?(?:bank(?:ing)?|account|payment|remittance|wire|beneficiary) (?:details|information|info|instructions)\b/,
+  /\b(?:new|different|updated) (?:bank|beneficiary) account\b/,
+  /\bpay(?:ment)? (?:must be made |is required |is needed |needs to be made )?(?:immediately|right away|within (?:24|48) hours)\b/,
+  /\b(?:process|make|send|complete) (?:a |the |this )?(?:wire|payment|transfer) (?:today|now|immediately|asap|urgently|right away)\b/,
+  /\b(?:bitcoin|btc|crypto(?:currency)?|usdt) (?:wallet|address|payment)\b/,
+];
+
+export const CREDENTIAL_PATTERNS: RegExp[] = [
+  /\b(?:verify|confirm|validate|re-?enter|re-?confirm|update) (?:your |the )?(?:identity|password|login|credentials|billing (?:information|details)|payment (?:details|information|method)|mailbox|email account)\b/,
+  /\b(?:unlock|reactivate|re-activate|restore|recover) (?:your )?(?:account|mailbox|access)\b/,
+  /\b(?:account|mailbox|password|email) (?:has been|will be|is being|is) (?:suspended|locked|disabled|deactivated|terminated|limited|restricted|compromised|blocked)\b/,
+  /\bpassword (?:expires|will expire|has expired|is expiring)\b/,
+  /\b(?:mailbox|email|storage) (?:storage |quota )?(?:is )?(?:full|exceeded|almost full)\b/,
+  /\b(?:log ?in|sign ?in) (?:now |here |below |immediately )?to (?:avoid|prevent|keep|restore|unlock|verify|confirm)\b/,
+  /\benter your (?:password|pin|credentials|login details|card (?:number|details)|social security)\b/,
+];
+
+const anyMatch = (patterns: RegExp[], text: string) => patterns.some((re) => re.test(text));
+
+export const urgentPaymentLanguage = (ctx: AssessContext): boolean => anyMatch(PAYMENT_PATTERNS, ctx.allText);
+export const credentialRequest = (ctx: AssessContext): boolean => anyMatch(CREDENTIAL_PATTERNS, ctx.allText);
+export const promptInjection = (ctx: AssessContext): boolean => isInjection(ctx.allText);
+export const exfiltrationRequest = (ctx: AssessContext): boolean => isExfiltration(ctx.allText);

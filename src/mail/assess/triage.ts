@@ -1,0 +1,93 @@
+/**
+ * Triage: ordered rules, first match wins. Machine-sent categories come before the
+ * language checks, so a newsletter asking "Ready to save?" is a newsletter, not a question.
+ */
+import type { RiskLevel, TriageLabel } from "../types.ts";
+import type { AssessContext } from "./model.ts";
+import { hasListUnsubscribe, noReplySender } from "./signals/headers.ts";
+import { normalizeForMatch } from "./text.ts";
+
+export interface TriageFacts {
+  signals: ReadonlySet<string>;
+  risk: RiskLevel;
+}
+
+export interface TriageRule {
+  label: TriageLabel;
+  description: string;
+  when: (ctx: AssessContext, facts: TriageFacts) => boolean;
+}
+
+export const TRIAGE_RULES: readonly TriageRule[] = [
+  { label: "spam", description: "risk is high, or an upstream filter flagged the message (`upstream_spam_flag`)", when: (_, f) => f.risk === "high" || f.signals.has("upstream_spam_flag") },
+  { label: "newsletter", description: "bulk mail (`bulk`) that carries List-Unsubscribe", when: (ctx, f) => f.signals.has("bulk") && hasListUnsubscribe(ctx) },
+  { label: "notification", description: "machine-sent: `auto_submitted`, `bounce`, other `bulk` mail, or a no-reply/notifications sender address", when: (ctx, f) => f.signals.has("auto_submitted") || f.signals.has("bounce") || f.signals.has("bulk") || noReplySender(ctx) },
+  { label: "action_required", description: "the new (unquoted) text asks the recipient to do something, or names a deadline or urgency", when: (ctx) => asksForAction(triageText(ctx)) },
+  { label: "reply_needed", description: "the new text asks the recipient a direct question", when: (ctx) => asksQuestion(newText(ctx.visibleBody)) },
+  { label: "fyi", description: "everything else", when: () => true },
+];
+
+export function triageOf(ctx: AssessContext, facts: TriageFacts): TriageLabel {
+  for (const rule of TRIAGE_RULES) {
+    try {
+      if (rule.when(ctx, facts)) return rule.label;
+    } catch {
+      // a broken rule falls through to the next, ending at fyi
+    }
+  }
+  return "fyi";
+}
+
+/** What the triage language rules read: the subject and the start of the new text. */
+const TRIAGE_CHARS = 16 * 1024;
+const triageText = (ctx: AssessContext) => `${ctx.subject}\n${normalizeForMatch(newText(ctx.visibleBody))}`;
+
+export const ACTION_PATTERNS: RegExp[] = [
+  /(?<!\bno )\b(?:action|response|approval|signature|your input) (?:is )?(?:required|needed|requested)\b/,
+  /\bplease (?:kindly )?(?:review|approve|sign|confirm|complete|submit|send|update|pay|fill (?:out|in)|schedule|register|book|prepare|process|fix|check|call|follow up|take a look|look into|make sure|ensure|forward|share|provide|renew|rsvp|return|upload|read|install|reset|verify|join|attend|accept|decline|respond|reply)\b/,
+  /\b(?:can|could|would|will) you (?:please |kindly )?(?:review|approve|sign|confirm|complete|submit|send|update|pay|fill (?:out|in)|schedule|prepare|process|fix|check|call|take a look|look into|make sure|share|provide|forward|upload|book|handle|set up|draft|write)\b/,
+  /\b(?:i need you to|i'd like you to|i would like you to|you need to|you must|make sure (?:to|you))\b/,
+  /\b(?:deadline|due (?:date|by|on|today|tomorrow|this)|no later than|expires? (?:on|in|today|tomorrow)|before (?:the )?end of (?:the )?(?:day|week|month)|within \d{1,3} (?:hours?|days?|business days))\b/,
+  /\bby (?:(?:the )?end of (?:the )?(?:day|week|month|business)|eod|eow|cob|tomorrow|tonight|today|monday|tuesday|wednesday|thursday|friday|saturday|sunday|noon|midnight|next week|\d{1,2}(?::\d{2})? ?(?:am|pm)|the \d{1,2}(?:st|nd|rd|th)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}\.? \d{1,2}(?:st|nd|rd|th)?\b|\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec))/,
+  /\b(?:asap|urgent(?:ly)?|as soon as possible|at your earliest convenience|rsvp)\b/,
+];
+
+export const asksForAction = (text: string): boolean => ACTION_PATTERNS.some((re) => re.test(text));
+
+const SECOND_PERSON = /\b(?:you|your|yours|you're|you've|u)\b/;
+const QUESTION_OPENER = /^(?:what|when|where|who|whom|which|why|how|do|does|did|are|is|can|could|would|will|should|shall|have|has|any)\b/;
+const ASK_PHRASES = /\b(?:let me know|get back to me|please advise|your thoughts|what do you think|thoughts\?)/;
+
+/** A question mark closing a sentence that speaks to the reader, or an explicit ask. */
+export function asksQuestion(text: string): boolean {
+  const t = text.length > TRIAGE_CHARS ? text.slice(0, TRIAGE_CHARS) : text;
+  if (ASK_PHRASES.test(normalizeForMatch(t))) return true;
+  let from = 0;
+  for (let q = t.indexOf("?"); q >= 0; q = t.indexOf("?", q + 1)) {
+    let start = q - 1;
+    while (start >= from && start > q - 300 && !".!?\n".includes(t[start]!)) start--;
+    const sentence = normalizeForMatch(t.slice(start + 1, q)).replace(/^[^a-z0-9]+/, "").trim();
+    from = q + 1;
+    if (sentence && (SECOND_PERSON.test(sentence) || QUESTION_OPENER.test(sentence))) return true;
+  }
+  return false;
+}
+
+/**
+ * The part of a body the sender wrote now: stops at the quote header of a reply
+ * ("On … wrote:", "-----Original Message-----", an Outlook From:/Sent: block) or the
+ * signature separator, and skips ">" lines.
+ */
+export function newText(body: string): string {
+  const lines = (body.length > TRIAGE_CHARS ? body.slice(0, TRIAGE_CHARS) : body).split(/\r?\n/);
+  const out: string[] = [];
+  for (let k = 0; k < lines.length; k++) {
+    const t = lines[k]!.trim();
+    if (t.startsWith(">")) continue;
+    if (/(?:^|\s)wrote:$/i.test(t)) break;
+    if (/^-{2,} ?(?:original message|forwarded message) ?-{2,}$/i.test(t) || /^_{10,}$/.test(t) || lines[k] === "-- ") break;
+    if (/^from: /i.test(t) && out.length > 0 && lines.slice(k + 1, k + 5).some((l) => /^(?:sent|date): /i.test(l.trim()))) break;
+    out.push(lines[k]!);
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,67 @@
+import type { Mailboxes } from "../../actors/mailbox/client.ts";
+import type { Db } from "../../db/client.ts";
+import { putBlob } from "./blobs.ts";
+import { normalizeAddress } from "../domain/email.ts";
+import { readHead } from "./parse/head.ts";
+import type { Recipient } from "./recipients.ts";
+import type { Envelope } from "./types.ts";
+
+export interface Arrival {
+  raw: Uint8Array;
+  mailFrom: string | null;
+  recipients: Recipient[];
+  remoteAddress: string | null;
+  heloName: string | null;
+}
+
+/**
+ * The one door for inbound mail, SMTP and HTTP alike: the raw bytes are stored first
+ * (content-addressed, so a message to several mailboxes is stored once), then each mailbox's
+ * actor records its copy together with its events and processing job. Resolves once all of
+ * that is committed: only then may the caller answer 250 or 202.
+ */
+export class Ingest {
+  constructor(
+    private readonly db: Db,
+    private readonly mailboxes: Mailboxes,
+    private readonly onStored: () => void,
+  ) {}
+
+  async accept(arrival: Arrival): Promise<{ ids: string[] }> {
+    const rawSha256 = await putBlob(this.db, arrival.raw);
+    const head = summarize(arrival.raw);
+    const envelope: Envelope = {
+      mailFrom: arrival.mailFrom,
+      rcptTo: arrival.recipients.map((r) => r.address),
+      remoteAddress: arrival.remoteAddress,
+      heloName: arrival.heloName,
+    };
+    // One copy per mailbox, however many of its addresses the envelope names.
+    const byMailbox = new Map<string, Recipient>();
+    for (const r of arrival.recipients) if (!byMailbox.has(r.mailboxId)) byMailbox.set(r.mailboxId, r);
+    const ids: string[] = [];
+    for (const r of byMailbox.values()) {
+      const { id } = await this.mailboxes.receive(r.mailboxId, {
+        rawSha256,
+        rawSize: arrival.raw.byteLength,
+        recipient: r.address,
+        envelope,
+        replyToken: r.replyToken,
+        head,
+      });
+      ids.push(id);
+    }
+    this.onStored();
+    return { ids };
+  }
+}
+
+/** From and Subject for the list until the message is processed; bounded, never throws. */
+function summarize(raw: Uint8Array): { from: string; subject: string } {
+  const headers = readHead(raw);
+  const get = (k: string) => headers.find((h) => h.key.toLowerCase() === k)?.value ?? "";
+  const fromValue = get("from");
+  const angle = /<([^<>\s]+@[^<>\s]+)>/.exec(fromValue)?.[1] ?? fromValue.trim();
+  const from = normalizeAddress(angle);
+  return { from: from.ok ? from.address : "", subject: get("subject").slice(0, 998) };
+}

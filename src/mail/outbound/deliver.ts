@@ -1,0 +1,116 @@
+import { eq } from "drizzle-orm";
+import nodemailer from "nodemailer";
+import type { Mailboxes } from "../../../actors/mailbox/client.ts";
+import type { Db } from "../../../db/client.ts";
+import { messages, type OutboxRow } from "../../../db/schema/index.ts";
+import type { Logger } from "../../log.ts";
+import { getBlob } from "../blobs.ts";
+import type { Ingest } from "../ingest.ts";
+import type { Recipient, Recipients } from "../recipients.ts";
+
+export interface DelivererOptions {
+  relayUrl: string | undefined;
+  mailDomain: string;
+  /** Attempts before a transient relay failure becomes `failed`. */
+  maxAttempts: number;
+  log: Logger;
+}
+
+class PermanentFailure extends Error {}
+
+/**
+ * The `mail.deliver` job. With a relay, the stored raw message goes to it as it is. Without
+ * one, mail to this service's own addresses goes through the inbound pipeline and other mail
+ * stays in the local outbox (the stored message), marked sent. Every attempt is a delivery
+ * event; a transient relay failure is retried by the job runner until `maxAttempts`.
+ */
+export class Deliverer {
+  private readonly relay: ReturnType<typeof nodemailer.createTransport> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly mailboxes: Mailboxes,
+    private readonly recipients: Recipients,
+    private readonly ingest: Ingest,
+    private readonly opts: DelivererOptions,
+  ) {
+    this.relay = opts.relayUrl
+      ? nodemailer.createTransport(opts.relayUrl, { connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 15_000, disableFileAccess: true, disableUrlAccess: true } as never)
+      : undefined;
+  }
+
+  readonly handle = async (job: OutboxRow): Promise<void> => {
+    const messageId = String(job.payload.message_id);
+    const [message] = await this.db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
+    if (!message || message.status === "sent" || message.status === "failed") return;
+    const raw = await getBlob(this.db, message.rawSha256);
+    if (!raw) throw new Error(`raw message of ${messageId} is missing`);
+    const envelope = { from: message.envelope?.mailFrom ?? message.fromAddress, to: message.envelope?.rcptTo ?? [] };
+    const record = (outcome: "sent" | "retrying" | "failed", detail: string, providerMessageId?: string | null) =>
+      this.mailboxes.recordDelivery(message.mailboxId, { messageId, outcome, detail, providerMessageId });
+
+    try {
+      const result = this.relay ? await this.viaRelay(raw, envelope) : await this.locally(raw, envelope);
+      await record("sent", result.detail, result.providerId ?? message.messageIdHeader);
+    } catch (err) {
+      const reason = describe(err);
+      if (err instanceof PermanentFailure || job.attempts >= this.opts.maxAttempts) {
+        await record("failed", `${reason} (attempt ${job.attempts} of ${this.opts.maxAttempts})`);
+        return;
+      }
+      await record("retrying", `${reason} (attempt ${job.attempts} of ${this.opts.maxAttempts}; will retry)`);
+      throw err; // the runner schedules the retry
+    }
+  };
+
+  close(): void {
+    this.relay?.close();
+  }
+
+  private async viaRelay(raw: Uint8Array, envelope: { from: string; to: string[] }): Promise<{ detail: string; providerId: string | null }> {
+    let info: { response?: string; rejected?: unknown[]; accepted?: unknown[] };
+    try {
+      info = await this.relay!.sendMail({ envelope, raw: Buffer.from(raw) });
+    } catch (err) {
+      const code = (err as { responseCode?: number }).responseCode;
+      if (code !== undefined && code >= 500) throw new PermanentFailure(describe(err));
+      throw err;
+    }
+    const response = String(info.response ?? "").slice(0, 500);
+    const rejected = (info.rejected ?? []).map(String);
+    const queued = /queued as\s+([A-Za-z0-9._-]+)/i.exec(response)?.[1] ?? null;
+    const detail = rejected.length > 0 ? `relay: ${response}; refused: ${rejected.join(", ")}` : `relay: ${response}`;
+    return { detail, providerId: queued };
+  }
+
+  private async locally(raw: Uint8Array, envelope: { from: string; to: string[] }): Promise<{ detail: string; providerId: null }> {
+    const ours: Recipient[] = [];
+    const refused: string[] = [];
+    const kept: string[] = [];
+    for (const address of envelope.to) {
+      if (!address.toLowerCase().endsWith(`@${this.opts.mailDomain}`)) {
+        kept.push(address);
+        continue;
+      }
+      const r = await this.recipients.resolve(address);
+      if (r.ok) ours.push(r.recipient);
+      else refused.push(`${address} (${r.problem})`);
+    }
+    const parts: string[] = [];
+    if (ours.length > 0) {
+      const { ids } = await this.ingest.accept({ raw, mailFrom: envelope.from, recipients: ours, remoteAddress: null, heloName: null });
+      parts.push(`delivered internally to ${ours.map((r) => r.address).join(", ")} (${ids.join(", ")})`);
+    }
+    if (kept.length > 0) parts.push(`no relay configured (SMTP_RELAY_URL); kept in the local outbox for ${kept.join(", ")}`);
+    if (refused.length > 0) {
+      if (ours.length === 0 && kept.length === 0) throw new PermanentFailure(`no such recipient here: ${refused.join(", ")}`);
+      parts.push(`refused: ${refused.join(", ")}`);
+    }
+    return { detail: parts.join("; "), providerId: null };
+  }
+}
+
+function describe(err: unknown): string {
+  const e = err as { response?: string; code?: string; message?: string };
+  return String(e?.response ?? (e?.code ? `${e.code}: ${e.message}` : e?.message ?? err)).slice(0, 500);
+}

@@ -1,0 +1,93 @@
+import { eq } from "drizzle-orm";
+import type { Mailboxes } from "../../actors/mailbox/client.ts";
+import type { Db } from "../../db/client.ts";
+import { messages, type OutboxRow } from "../../db/schema/index.ts";
+import type { Assessor } from "./assess/index.ts";
+import { getBlob, putBlob } from "./blobs.ts";
+import { extractText, snippetOf } from "./extract.ts";
+import type { MailParser } from "./parse/index.ts";
+import type { ParsedMail, ProcessedMail } from "./types.ts";
+
+/**
+ * The `mail.process` job: parse (in a worker, under a budget), assess, store attachment
+ * bytes, then hand the result to the mailbox actor, which threads the message and commits
+ * it together with the job's completion. Parsing and DNS happen outside the actor, so a slow
+ * message never holds up the mailbox.
+ */
+export class InboundProcessor {
+  constructor(
+    private readonly db: Db,
+    private readonly mailboxes: Mailboxes,
+    private readonly parser: MailParser,
+    private readonly assessor: Assessor,
+  ) {}
+
+  readonly handle = async (job: OutboxRow): Promise<void> => {
+    const messageId = String(job.payload.message_id);
+    const [message] = await this.db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
+    if (!message || message.processedAt) return; // gone (mailbox deleted) or done
+    const raw = await getBlob(this.db, message.rawSha256);
+    if (!raw) throw new Error(`raw message ${message.rawSha256} of ${messageId} is missing`);
+
+    const outcome = await this.parser.parse(raw);
+    const mail = outcome.ok ? outcome.mail : null;
+    const headers = outcome.ok ? outcome.mail.headers : outcome.headers;
+    const env = message.envelope ?? { mailFrom: null, rcptTo: [message.toAddress], remoteAddress: null, heloName: null };
+    const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env });
+
+    const result = mail ? await this.fromParsed(mail, assessment) : fallback(message, headers, assessment);
+    await this.mailboxes.applyProcessed(message.mailboxId, {
+      messageId,
+      jobId: job.id,
+      tokenThreadId: typeof job.payload.token_thread_id === "string" ? job.payload.token_thread_id : null,
+      result,
+    });
+  };
+
+  private async fromParsed(mail: ParsedMail, assessment: ProcessedMail["assessment"]): Promise<ProcessedMail> {
+    const stored = [];
+    for (const a of mail.attachments) {
+      stored.push({ filename: a.filename, mimeType: a.contentType, size: a.size, contentId: a.contentId, sha256: await putBlob(this.db, a.content) });
+    }
+    const extracted = extractText({ text: mail.text, html: mail.html });
+    return {
+      headers: mail.headers,
+      messageIdHeader: mail.messageId,
+      inReplyTo: mail.inReplyTo,
+      references: mail.references,
+      subject: mail.subject,
+      fromAddress: mail.from?.address ?? "",
+      toAddresses: mail.to.map((a) => a.address).filter(Boolean),
+      ccAddresses: mail.cc.map((a) => a.address).filter(Boolean),
+      replyTo: mail.replyTo.map((a) => a.address).filter(Boolean),
+      textBody: mail.text,
+      htmlBody: mail.html,
+      extractedText: extracted,
+      snippet: snippetOf(extracted || mail.text || ""),
+      attachments: stored,
+      assessment,
+    };
+  }
+}
+
+/** A message the parser gave up on: kept raw, described by what the head reader could read. */
+function fallback(message: { fromAddress: string; subject: string }, headers: ProcessedMail["headers"], assessment: ProcessedMail["assessment"]): ProcessedMail {
+  const header = (k: string) => headers.find((h) => h.key.toLowerCase() === k)?.value ?? null;
+  return {
+    headers,
+    messageIdHeader: header("message-id"),
+    inReplyTo: header("in-reply-to"),
+    references: (header("references") ?? "").split(/\s+/).filter(Boolean),
+    subject: header("subject") ?? message.subject,
+    fromAddress: message.fromAddress,
+    toAddresses: [],
+    ccAddresses: [],
+    replyTo: [],
+    textBody: null,
+    htmlBody: null,
+    extractedText: null,
+    snippet: "",
+    attachments: [],
+    assessment,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * What the inbound pipeline knows of a message after parsing and assessment. Plain data
+ * (structured-clone safe) so a worker can hand it back and a job can carry it.
+ */
+
+export interface MailAddress {
+  /** Lowercased, as checked by src/domain/email.ts; "" when the header held no usable address. */
+  address: string;
+  /** Display name as decoded; "" when absent. */
+  name: string;
+}
+
+export interface HeaderField {
+  /** As written in the message (case kept). */
+  key: string;
+  /** Decoded (RFC 2047) and unfolded; never contains CR, LF or NUL. */
+  value: string;
+}
+
+export interface ParsedAttachment {
+  filename: string | null;
+  /** The part's own Content-Type (type/subtype, lowercase), e.g. "application/pdf". */
+  contentType: string;
+  contentId: string | null;
+  disposition: "attachment" | "inline" | null;
+  content: Uint8Array;
+  size: number;
+}
+
+export interface ParsedMail {
+  /** Every header field of the top-level message, in order, repeated keys kept. */
+  headers: HeaderField[];
+  /** Message-ID with angle brackets, e.g. "<abc@example.com>"; null when absent. */
+  messageId: string | null;
+  inReplyTo: string | null;
+  /** Message-IDs with angle brackets, oldest first. */
+  references: string[];
+  subject: string | null;
+  from: MailAddress | null;
+  replyTo: MailAddress[];
+  to: MailAddress[];
+  cc: MailAddress[];
+  date: Date | null;
+  text: string | null;
+  html: string | null;
+  attachments: ParsedAttachment[];
+}
+
+export type ParseOutcome =
+  | { ok: true; mail: ParsedMail }
+  /** Over the time or size budget, or the parser threw: the raw message is kept, and the
+   *  headers that could be read cheaply from the head of the message are returned. */
+  | { ok: false; reason: string; headers: HeaderField[] };
+
+/** The SMTP envelope and connection facts the assessment needs (SPF, loops). */
+export interface Envelope {
+  mailFrom: string | null;
+  rcptTo: string[];
+  /** IP address of the connecting client; null for HTTP ingress and internal delivery. */
+  remoteAddress: string | null;
+  heloName: string | null;
+}
+
+export type RiskLevel = "low" | "medium" | "high";
+export type TriageLabel = "action_required" | "reply_needed" | "fyi" | "newsletter" | "notification" | "spam";
+
+export interface AuthResults {
+  spf: "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror";
+  dkim: "pass" | "fail" | "none" | "temperror" | "permerror" | "policy" | "neutral";
+  dmarc: "pass" | "fail" | "none" | "temperror" | "permerror";
+}
+
+export interface Assessment {
+  riskLevel: RiskLevel;
+  triageLabel: TriageLabel;
+  /** Stable strings, sorted, each documented in the rule table. */
+  signals: string[];
+  auth: AuthResults;
+  /** Auto-Submitted / List-Id / Precedence: bulk|list|junk, or a null sender: never auto-reply. */
+  autoReplyBlocked: boolean;
+}
+
+/** What the processing step hands the mailbox actor: plain data, attachment bytes already stored. */
+export interface ProcessedMail {
+  headers: HeaderField[];
+  messageIdHeader: string | null;
+  inReplyTo: string | null;
+  references: string[];
+  subject: string | null;
+  fromAddress: string;
+  toAddresses: string[];
+  ccAddresses: string[];
+  replyTo: string[];
+  textBody: string | null;
+  htmlBody: string | null;
+  extractedText: string | null;
+  snippet: string;
+  attachments: { filename: string | null; mimeType: string; size: number; contentId: string | null; sha256: string }[];
+  assessment: Assessment;
+}

@@ -1,0 +1,49 @@
+import type { Logger } from "../log.ts";
+
+/** What the mail pipeline says about one RCPT TO address. */
+export type RecipientVerdict =
+  | { ok: true; mailboxId: string }
+  | { ok: false; code: 550 | 551 | 553 | 450 | 451 | 452; message: string }; // message like "5.1.1 No such mailbox"
+
+export interface SmtpEnvelope {
+  /** null for the empty reverse-path `<>` (bounces). */
+  mailFrom: string | null;
+  rcptTo: { address: string; mailboxId: string }[];
+  remoteAddress: string | null;
+  heloName: string | null;
+}
+
+export interface SmtpIngressDeps {
+  /** Decides a RCPT TO address (already lowercased); called once per recipient. */
+  resolveRecipient(address: string): Promise<RecipientVerdict>;
+  /**
+   * Called once per message with the raw bytes exactly as received (after dot-unstuffing)
+   * and the envelope; resolves when the message is durable. A throw → 451 (logged).
+   */
+  accept(raw: Uint8Array, envelope: SmtpEnvelope): Promise<{ ids: string[] }>;
+}
+
+export interface SmtpIngressOptions {
+  host: string;
+  port: number;
+  /** Our name in the greeting and EHLO reply. */
+  hostname: string;
+  log: Logger;
+  /** Default 25 MiB. */
+  maxMessageBytes?: number;
+  /** Per message; default 100. */
+  maxRecipients?: number;
+  /** Concurrent connections; default 200. */
+  maxClients?: number;
+  /** Idle time before a session is dropped with 421; default 60000. */
+  socketTimeoutMs?: number;
+  /** How long close() waits for in-flight sessions; default 10000. */
+  closeTimeoutMs?: number;
+  /** STARTTLS is offered only when this is set. */
+  tls?: { key: string | Buffer; cert: string | Buffer };
+}
+
+export interface SmtpIngress {
+  port: number;
+  close(): Promise<void>;
+}

@@ -1,0 +1,271 @@
+/**
+ * SPF, DKIM and DMARC through mailauth on Bun, against fixed DNS answers.
+ *
+ * The DKIM fixtures were signed once with mailauth's dkimSign and throw-away keys from
+ * node:crypto generateKeyPairSync (RSA 2048 and Ed25519), signTime 2024-03-12T09:30:05Z, no
+ * expiry; the private keys were discarded. The public halves are the TXT records below.
+ * signal-dkim_fail.eml is a third signed copy whose body was changed after signing
+ * ("9:00" → "8:00").
+ */
+import { describe, expect, test } from "bun:test";
+import { createPublicKey } from "node:crypto";
+import { Assessor } from "../src/mail/assess/index.ts";
+import { checkAuth, deadlineResolver } from "../src/mail/assess/auth.ts";
+import { parseInline } from "../src/mail/parse/convert.ts";
+import type { Envelope } from "../src/mail/types.ts";
+
+const DKIM_RSA_P =
+  "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA519OMi1bL84MYvJQ52OAqhucFRTHtYeoIuOCjFG7F/yC8M7iGTUyQXuJAI4nESZZMx8N70uSsvSPxE2Q/R9TDLj2Xh0/s5ZtFxviS8dY29wQvEbF8tQ9xVe0TEeZgnCSOLzL0Br5x73SrxIO5VfLpk+DgkNj5a5DeO2rxSFwpYRuiBjRNGbn8evtcqwEXKzDFZbTRd/PQPwhze9sXrII5BzfBa4QDXlbmr1SIwbabWnixBP24T9npTFkw23RCxvRYwFQThIlJaC8pYUqWdcT2CMYgbGO+MAi6DYIxrNCy1V19K2ESCCa/HhqbOMkUXR+jMNL2hOXL2t4VEhg26V9HwIDAQAB";
+const DKIM_ED25519_P = "xWZHAfsF/Do+Vb4l+htwaM2sSFC8hQNW2yykZsM7b4k=";
+// signal-dkim-pass-nodemailer.eml was signed by nodemailer's own DKIM signer (stream transport),
+// so verification is also checked against an implementation other than mailauth's.
+const DKIM_NODEMAILER_P =
+  "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAvUg3AfSg8zGOD7oXHVDegAA8DEVl6GtCVBgmwzJK35gE4soWEotGxwPoa2JM+l1dnuK/XmsdN0z9AFsG1KZQDhuXjItfHilrvy3ngKArErx7cBJjJFglISMd3v1vNxlZtIjqyxFm8W2VIJZlrIsXMWhM7tLAVYyRFViFkVnL3dZue2t88NtvtV24rOzF4xvrmncscSVvZyZL8HyMQqxmW/F7ijOHZeUQUh9VB5ADxN7ZiNSY+423ZrTDJ2hpPONy5gbOoUZCgsaOcj32O2ellduI/7lRXkyxPnHaEFKGhxgalftDLTA8bQidPnL6F7SgMuzpRhpBI3tRvbP0axQJGQIDAQAB";
+const RSA_RECORD = `v=DKIM1; k=rsa; p=${DKIM_RSA_P}`;
+const ED25519_RECORD = `v=DKIM1; k=ed25519; p=${DKIM_ED25519_P}`;
+
+type Zone = Record<string, string>;
+
+/** A resolver answering TXT from `zone` (keyed by name) and NXDOMAIN for everything else. */
+function zoneResolver(zone: Zone, seen: string[] = []) {
+  return async (name: string, rrtype: string) => {
+    seen.push(`${rrtype} ${name}`);
+    const txt = rrtype === "TXT" ? zone[name.toLowerCase()] : undefined;
+    if (txt === undefined) throw Object.assign(new Error(`query${rrtype} ENOTFOUND ${name}`), { code: "ENOTFOUND" });
+    return [[txt]];
+  };
+}
+
+const fixture = async (name: string) => new Uint8Array(await Bun.file(new URL(`./fixtures/mime/signal-${name}.eml`, import.meta.url)).arrayBuffer());
+const text = (raw: Uint8Array) => new TextDecoder().decode(raw);
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+const HTTP: Envelope = { mailFrom: null, rcptTo: ["bob@mail.localhost"], remoteAddress: null, heloName: null };
+const smtp = (mailFrom: string | null, remoteAddress = "203.0.113.9"): Envelope => ({ mailFrom, rcptTo: ["bob@mail.localhost"], remoteAddress, heloName: "mx.sender.example" });
+
+async function assess(raw: Uint8Array, envelope: Envelope, zone: Zone | ((n: string, t: string) => Promise<unknown>), dnsTimeoutMs?: number) {
+  const resolver = typeof zone === "function" ? zone : zoneResolver(zone);
+  const assessor = new Assessor({ mailDomain: "mail.localhost", resolver, dnsTimeoutMs });
+  const mail = await parseInline(raw);
+  return assessor.assess({ raw, mail, headers: mail.headers, envelope });
+}
+
+describe("DKIM on Bun", () => {
+  test("RSA-SHA256 signed fixture verifies: dkim pass, no signals", async () => {
+    const r = await assess(await fixture("dkim-pass-rsa"), HTTP, { "rsa2024._domainkey.example.org": RSA_RECORD });
+    expect(r.auth.dkim).toBe("pass");
+    expect(r.signals).toEqual([]);
+    expect(r.riskLevel).toBe("low");
+  });
+
+  test("Ed25519-SHA256 signed fixture verifies: dkim pass", async () => {
+    const r = await assess(await fixture("dkim-pass-ed25519"), HTTP, { "ed2024._domainkey.example.org": ED25519_RECORD });
+    expect(r.auth.dkim).toBe("pass");
+    expect(r.signals).toEqual([]);
+  });
+
+  test("a message signed by nodemailer (an independent signer) verifies", async () => {
+    const r = await assess(await fixture("dkim-pass-nodemailer"), HTTP, { "nm2024._domainkey.example.org": `v=DKIM1; k=rsa; p=${DKIM_NODEMAILER_P}` });
+    expect(r.auth.dkim).toBe("pass");
+    expect(r.signals).toEqual([]);
+  });
+
+  test("a bare RSAPublicKey (PKCS#1) record verifies too", async () => {
+    const pkcs1 = createPublicKey({ key: Buffer.from(DKIM_RSA_P, "base64"), format: "der", type: "spki" }).export({ type: "pkcs1", format: "der" });
+    const r = await assess(await fixture("dkim-pass-rsa"), HTTP, { "rsa2024._domainkey.example.org": `v=DKIM1; k=rsa; p=${pkcs1.toString("base64")}` });
+    expect(r.auth.dkim).toBe("pass");
+  });
+
+  test("the signed fixture with LF line endings still verifies (relaxed canonicalisation)", async () => {
+    const lf = bytes(text(await fixture("dkim-pass-rsa")).replace(/\r\n/g, "\n"));
+    const r = await assess(lf, HTTP, { "rsa2024._domainkey.example.org": RSA_RECORD });
+    expect(r.auth.dkim).toBe("pass");
+  });
+
+  test("body changed after signing (fixture) → dkim fail and dkim_fail", async () => {
+    const r = await assess(await fixture("dkim_fail"), HTTP, { "rsa2024._domainkey.example.org": RSA_RECORD });
+    expect(r.auth.dkim).toBe("fail");
+    expect(r.signals).toEqual(["dkim_fail"]);
+    expect(r.riskLevel).toBe("low");
+  });
+
+  test("body tampered in memory → dkim_fail", async () => {
+    const tampered = bytes(text(await fixture("dkim-pass-rsa")).replace("9:00", "7:00"));
+    const r = await assess(tampered, HTTP, { "rsa2024._domainkey.example.org": RSA_RECORD });
+    expect(r.auth.dkim).toBe("fail");
+    expect(r.signals).toContain("dkim_fail");
+  });
+
+  test("signed header tampered → dkim fail (bad signature)", async () => {
+    const tampered = bytes(text(await fixture("dkim-pass-ed25519")).replace("Subject: Conference schedule", "Subject: Conference schedule changed"));
+    const r = await assess(tampered, HTTP, { "ed2024._domainkey.example.org": ED25519_RECORD });
+    expect(r.auth.dkim).toBe("fail");
+    expect(r.signals).toContain("dkim_fail");
+  });
+
+  test("a signature checked against the wrong key fails", async () => {
+    const r = await assess(await fixture("dkim-pass-rsa"), HTTP, { "rsa2024._domainkey.example.org": `v=DKIM1; k=rsa; p=${DKIM_ED25519_P}` });
+    expect(r.auth.dkim).not.toBe("pass");
+  });
+
+  test("no key published → not pass, and no dkim_fail (only fail counts)", async () => {
+    const r = await assess(await fixture("dkim-pass-rsa"), HTTP, {});
+    expect(["neutral", "permerror", "none"]).toContain(r.auth.dkim);
+    expect(r.signals).not.toContain("dkim_fail");
+  });
+
+  test("an unsigned message is dkim none", async () => {
+    const r = await assess(await fixture("none-personal"), HTTP, {});
+    expect(r.auth.dkim).toBe("none");
+  });
+});
+
+describe("SPF", () => {
+  test("sender domain allows only 192.0.2.1, client is 203.0.113.9 → spf fail and spf_fail", async () => {
+    const r = await assess(await fixture("spf_fail"), smtp("erin@example.com"), { "example.com": "v=spf1 ip4:192.0.2.1 -all" });
+    expect(r.auth.spf).toBe("fail");
+    expect(r.signals).toEqual(["spf_fail"]);
+    expect(r.riskLevel).toBe("medium");
+  });
+
+  test("~all → softfail, reported as spf_softfail, not spf_fail", async () => {
+    const r = await assess(await fixture("spf_softfail"), smtp("erin@example.com"), { "example.com": "v=spf1 ip4:192.0.2.1 ~all" });
+    expect(r.auth.spf).toBe("softfail");
+    expect(r.signals).toEqual(["spf_softfail"]);
+    expect(r.riskLevel).toBe("low");
+  });
+
+  test("client inside the policy → pass", async () => {
+    const r = await assess(await fixture("spf_fail"), smtp("erin@example.com", "192.0.2.1"), { "example.com": "v=spf1 ip4:192.0.2.1 -all" });
+    expect(r.auth.spf).toBe("pass");
+    expect(r.signals).toEqual([]);
+  });
+
+  test("no remote address (HTTP ingress, internal delivery) → spf none without any SPF lookup", async () => {
+    const seen: string[] = [];
+    const r = await assess(await fixture("spf_fail"), HTTP, zoneResolver({ "example.com": "v=spf1 ip4:192.0.2.1 -all" }, seen));
+    expect(r.auth.spf).toBe("none");
+    expect(r.signals).toEqual([]);
+    expect(seen).not.toContain("TXT example.com");
+  });
+
+  test("no SPF record → none, no signal", async () => {
+    const r = await assess(await fixture("spf_fail"), smtp("erin@example.com"), {});
+    expect(r.auth.spf).toBe("none");
+    expect(r.signals).toEqual([]);
+  });
+});
+
+describe("DMARC", () => {
+  test("p=reject and neither SPF nor DKIM aligned → dmarc fail and dmarc_fail", async () => {
+    const r = await assess(await fixture("dmarc_fail"), smtp("bounce@bulk-sender.example.net"), {
+      "_dmarc.example.com": "v=DMARC1; p=reject",
+      "bulk-sender.example.net": "v=spf1 ip4:203.0.113.9 -all",
+    });
+    expect(r.auth.spf).toBe("pass"); // passes, but for another domain than From
+    expect(r.auth.dmarc).toBe("fail");
+    expect(r.signals).toEqual(["dmarc_fail"]);
+    expect(r.riskLevel).toBe("medium");
+  });
+
+  test("SPF fail plus DMARC fail on the From domain → high, spam", async () => {
+    const r = await assess(await fixture("spf_fail"), smtp("erin@example.com"), {
+      "_dmarc.example.com": "v=DMARC1; p=reject",
+      "example.com": "v=spf1 ip4:192.0.2.1 -all",
+    });
+    expect(r.signals).toEqual(["dmarc_fail", "spf_fail"]);
+    expect(r.riskLevel).toBe("high");
+    expect(r.triageLabel).toBe("spam");
+  });
+
+  test("aligned DKIM pass → dmarc pass", async () => {
+    const r = await assess(await fixture("dkim-pass-rsa"), smtp("grace@example.org"), {
+      "_dmarc.example.org": "v=DMARC1; p=reject",
+      "rsa2024._domainkey.example.org": RSA_RECORD,
+    });
+    expect(r.auth).toEqual({ spf: "none", dkim: "pass", dmarc: "pass" });
+    expect(r.signals).toEqual([]);
+  });
+
+  test("a tampered body under p=reject fails DKIM and DMARC", async () => {
+    const r = await assess(await fixture("dkim_fail"), HTTP, {
+      "_dmarc.example.org": "v=DMARC1; p=reject",
+      "rsa2024._domainkey.example.org": RSA_RECORD,
+    });
+    expect(r.signals).toEqual(["dkim_fail", "dmarc_fail"]);
+    expect(r.riskLevel).toBe("medium");
+  });
+});
+
+describe("DNS failure never hangs or throws", () => {
+  test("a resolver that never answers: assess finishes within dnsTimeoutMs + margin, temperror", async () => {
+    const budget = 300;
+    const seen: string[] = [];
+    const never = (name: string, rrtype: string) => {
+      seen.push(`${rrtype} ${name}`);
+      return new Promise<never>(() => {});
+    };
+    const started = performance.now();
+    const r = await assess(await fixture("dkim-pass-rsa"), smtp("grace@example.org"), never, budget);
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeLessThan(budget + 700);
+    expect(r.auth).toEqual({ spf: "temperror", dkim: "temperror", dmarc: "temperror" });
+    expect(r.signals).toEqual([]); // temperror is not a failure
+    expect(seen.length).toBeGreaterThan(0);
+  });
+
+  test("never answering, unsigned, over HTTP: spf none, dkim none", async () => {
+    const started = performance.now();
+    const r = await assess(await fixture("none-personal"), HTTP, () => new Promise<never>(() => {}), 200);
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(r.auth.spf).toBe("none");
+    expect(r.auth.dkim).toBe("none");
+    expect(["none", "temperror"]).toContain(r.auth.dmarc);
+    expect(r.riskLevel).toBe("low");
+  });
+
+  test("a resolver refusing every query (offline) → temperror, no fail signals", async () => {
+    const refused = async () => {
+      throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    };
+    const r = await assess(await fixture("dkim-pass-rsa"), smtp("grace@example.org"), refused);
+    expect(r.auth).toEqual({ spf: "temperror", dkim: "temperror", dmarc: "temperror" });
+    expect(r.signals).toEqual([]);
+  });
+
+  test("a resolver that throws synchronously or rejects with a non-error still resolves", async () => {
+    const throwing = (() => {
+      throw "boom";
+    }) as unknown as (n: string, t: string) => Promise<unknown>;
+    const r1 = await assess(await fixture("spf_fail"), smtp("erin@example.com"), throwing);
+    expect(r1.auth.spf).toBe("temperror");
+    const r2 = await assess(await fixture("spf_fail"), smtp("erin@example.com"), () => Promise.reject("nope"));
+    expect(r2.auth.spf).toBe("temperror");
+  });
+
+  test("garbage DNS answers do not throw", async () => {
+    const r = await assess(await fixture("dkim-pass-rsa"), smtp("grace@example.org"), async () => [[{}], null, 42]);
+    expect(r.auth.dkim).not.toBe("pass");
+    expect(["temperror", "permerror", "none", "neutral", "fail"]).toContain(r.auth.spf);
+  });
+
+  test("the system resolver (no override) also stays within budget", async () => {
+    const assessor = new Assessor({ mailDomain: "mail.localhost", dnsTimeoutMs: 400 });
+    const raw = await fixture("dkim-pass-rsa");
+    const mail = await parseInline(raw);
+    const started = performance.now();
+    const r = await assessor.assess({ raw, mail, headers: mail.headers, envelope: smtp("grace@example.org") });
+    expect(performance.now() - started).toBeLessThan(400 + 700);
+    expect(r.auth.dkim).not.toBe("pass");
+  });
+
+  test("deadlineResolver: lookups after the deadline fail at once with ETIMEOUT", async () => {
+    const resolve = deadlineResolver(async () => [["x"]], Date.now() - 1);
+    await expect(resolve("example.com", "TXT")).rejects.toMatchObject({ code: "ETIMEOUT" });
+  });
+
+  test("checkAuth on bytes that are not a message resolves", async () => {
+    const r = await checkAuth(new Uint8Array([0, 1, 2, 255]), smtp(null), { mta: "mail.localhost", timeoutMs: 200, resolver: zoneResolver({}) });
+    expect(r.dkim).toBe("none");
+  });
+});
