@@ -40,7 +40,9 @@ export interface Started {
 /** Starts `bun src/main.ts` and resolves when it logs its ready line. */
 export async function startService(env: Record<string, string>, timeoutMs = 30_000): Promise<Started> {
   const t0 = performance.now();
-  const proc = Bun.spawn([BUN, "src/main.ts"], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdout: "pipe", stderr: "inherit" });
+  // BENCH_CPU_PROF=<dir> writes a CPU profile of the service (markdown) there on exit.
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const proc = Bun.spawn([BUN, ...profile, "src/main.ts"], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdout: "pipe", stderr: "inherit" });
   const lines: string[] = [];
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();

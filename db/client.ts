@@ -31,7 +31,7 @@ export interface DatabaseOptions {
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const client = postgres(opts.databaseUrl, {
-      max: opts.poolSize ?? 10,
+      max: opts.poolSize ?? 20,
       onnotice: () => {},
       // Fail fast instead of hanging start-up when the server is down.
       connect_timeout: 10,

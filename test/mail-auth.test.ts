@@ -11,6 +11,7 @@ import { describe, expect, test } from "bun:test";
 import { createPublicKey } from "node:crypto";
 import { Assessor } from "../src/mail/assess/index.ts";
 import { checkAuth, deadlineResolver } from "../src/mail/assess/auth.ts";
+import { cachingResolver } from "../src/mail/assess/dns-cache.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
 import type { Envelope } from "../src/mail/types.ts";
 
@@ -267,5 +268,37 @@ describe("DNS failure never hangs or throws", () => {
   test("checkAuth on bytes that are not a message resolves", async () => {
     const r = await checkAuth(new Uint8Array([0, 1, 2, 255]), smtp(null), { mta: "mail.localhost", timeoutMs: 200, resolver: zoneResolver({}) });
     expect(r.dkim).toBe("none");
+  });
+});
+
+describe("the DNS answer cache", () => {
+  test("answers and NXDOMAIN are kept, server failures only briefly, and the cache is bounded", async () => {
+    let clock = 0;
+    const calls: string[] = [];
+    const resolver = cachingResolver(
+      async (name) => {
+        calls.push(name);
+        if (name === "nx.example") throw Object.assign(new Error("nx"), { code: "ENOTFOUND" });
+        if (name === "servfail.example") throw Object.assign(new Error("fail"), { code: "ESERVFAIL" });
+        return [[`v=spf1 -all ${name}`]];
+      },
+      3,
+      () => clock,
+    );
+    expect(await resolver("a.example", "TXT")).toEqual([["v=spf1 -all a.example"]]);
+    expect(await resolver("A.EXAMPLE", "TXT")).toEqual([["v=spf1 -all a.example"]]);
+    await expect(resolver("nx.example", "TXT")).rejects.toThrow("nx");
+    await expect(resolver("nx.example", "TXT")).rejects.toThrow("nx");
+    await expect(resolver("servfail.example", "TXT")).rejects.toThrow("fail");
+    expect(calls).toEqual(["a.example", "nx.example", "servfail.example"]);
+    clock += 6_000; // the failure has expired, the answers have not
+    await expect(resolver("servfail.example", "TXT")).rejects.toThrow("fail");
+    expect(calls.filter((c) => c === "servfail.example")).toHaveLength(2);
+    await resolver("b.example", "TXT"); // over the bound: the oldest entry goes
+    await resolver("a.example", "TXT");
+    expect(calls.filter((c) => c === "a.example")).toHaveLength(2);
+    clock += 10 * 60_000; // everything has expired
+    await expect(resolver("nx.example", "TXT")).rejects.toThrow("nx");
+    expect(calls.filter((c) => c === "nx.example")).toHaveLength(2);
   });
 });

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { mailboxes } from "../../db/schema/index.ts";
 import { notFound } from "../../src/errors.ts";
-import type { ActorDefinition } from "../runtime/index.ts";
+import type { ActorDefinition, BatchOutcome } from "../runtime/index.ts";
 import { createDraft, deleteDraft, updateDraft } from "./drafts.ts";
 import { applyProcessed, receive } from "./inbound.ts";
 import { issueKey, revokeKey } from "./keys.ts";
@@ -10,7 +10,7 @@ import { createLabel, deleteLabel } from "./labels.ts";
 import { labelMessage, labelThread, setMessageState, setThreadStatus } from "./organize.ts";
 import { SlidingWindow, type RateDecision } from "./rate-window.ts";
 import { setPolicy, setStatus } from "./settings.ts";
-import { MAILBOX_ACTOR, type MailboxActorDeps, type MailboxCommand, type MailboxState } from "./types.ts";
+import { MAILBOX_ACTOR, type CommandOf, type MailboxActorDeps, type MailboxCommand, type MailboxState } from "./types.ts";
 
 export { MAILBOX_ACTOR };
 export type { DraftFields, IssuedKey, MailboxCommand, MailboxState, PolicyPatch } from "./types.ts";
@@ -82,10 +82,11 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
           return labelMessage(ctx, cmd);
         case "labelThread":
           return labelThread(ctx, cmd);
+        // Normally batched (handleBatch below); here only if called directly: a batch of one.
         case "receive":
-          return receive(ctx, cmd);
+          return receive(ctx, [cmd]).then(single);
         case "applyProcessed":
-          return applyProcessed(ctx, cmd);
+          return applyProcessed(ctx, [cmd]).then(single);
         case "send":
           return send(ctx, cmd);
         case "reply":
@@ -98,6 +99,14 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
           return assertNever(cmd);
       }
     },
+
+    // Arrivals, and processing results, queued behind one another are committed in one
+    // transaction each: one WAL flush for many messages.
+    batchKey: (cmd) => (cmd.type === "receive" || cmd.type === "applyProcessed" ? cmd.type : undefined),
+    handleBatch: (state, cmds) =>
+      cmds[0]!.type === "receive"
+        ? receive({ state, deps }, cmds as CommandOf<"receive">[])
+        : applyProcessed({ state, deps }, cmds as CommandOf<"applyProcessed">[]),
 
     // Passivating would forget the call windows and hand a key a fresh quota.
     canPassivate(state) {
@@ -117,6 +126,11 @@ function admit(state: MailboxState, keyId: string, limits: { limit: number; wind
     state.windows.set(keyId, window);
   }
   return window.take(performance.now());
+}
+
+function single<T>([outcome]: BatchOutcome<T>[]): T {
+  if (!outcome!.ok) throw outcome!.error;
+  return outcome!.value;
 }
 
 function assertNever(x: never): never {

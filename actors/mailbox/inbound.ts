@@ -1,65 +1,99 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { attachments, messages, outbox, threads, type AttachmentRow, type MessageRow } from "../../db/schema/index.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { AppError, notFound } from "../../src/errors.ts";
-import { enqueueEvent, enqueueJob } from "../../src/jobs/outbox.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
 import { findThread, normalizeSubject, participantsKey } from "../../src/mail/threading.ts";
+import type { Tx } from "../../db/client.ts";
+import type { BatchOutcome } from "../runtime/index.ts";
 import type { CommandOf, WriteContext } from "./types.ts";
 
 /**
- * Stores an arrived message (its raw bytes are already in `blobs`) with status `received`,
- * and in the same transaction the `message.received` event and the job that will parse it.
- * When this returns, the message cannot be lost.
+ * Stores arrived messages (their raw bytes are already in `blobs`) with status `received`,
+ * and in the same transaction their `message.received` events and the jobs that will parse
+ * them. Arrivals queued together are committed together (group commit); when this returns,
+ * none of them can be lost.
  */
-export async function receive({ state, deps }: WriteContext, cmd: CommandOf<"receive">): Promise<{ id: string }> {
+export async function receive({ state, deps }: WriteContext, cmds: CommandOf<"receive">[]): Promise<BatchOutcome<{ id: string }>[]> {
   if (state.mailbox.status === "disabled") {
-    throw new AppError("mailbox_disabled", `mailbox ${state.mailbox.id} is disabled and does not accept mail`);
+    const error = new AppError("mailbox_disabled", `mailbox ${state.mailbox.id} is disabled and does not accept mail`);
+    return cmds.map(() => ({ ok: false, error }));
   }
-  const id = newId();
+  const rows = cmds.map((cmd) => ({
+    id: newId(),
+    mailboxId: state.mailbox.id,
+    transport: "smtp" as const,
+    direction: "inbound" as const,
+    status: "received" as const,
+    fromAddress: cmd.head.from,
+    toAddress: cmd.recipient,
+    subject: cmd.head.subject,
+    rawSha256: cmd.rawSha256,
+    rawSize: cmd.rawSize,
+    envelope: cmd.envelope,
+    replyTokenId: cmd.replyToken?.id ?? null,
+    // The thread is decided when the message is processed (headers first, then the reply token).
+    threadId: null,
+  }));
   await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(messages)
-      .values({
-        id,
+    const inserted = await tx.insert(messages).values(rows).returning();
+    await tx.insert(outbox).values([
+      ...inserted.map((row) => ({ id: newId(), kind: "event" as const, topic: "message.received", mailboxId: state.mailbox.id, payload: messageEventPayload(row) })),
+      ...cmds.map((cmd, i) => ({
+        id: newId(),
+        kind: "mail.process" as const,
         mailboxId: state.mailbox.id,
-        transport: "smtp",
-        direction: "inbound",
-        status: "received",
-        fromAddress: cmd.head.from,
-        toAddress: cmd.recipient,
-        subject: cmd.head.subject,
-        rawSha256: cmd.rawSha256,
-        rawSize: cmd.rawSize,
-        envelope: cmd.envelope,
-        replyTokenId: cmd.replyToken?.id ?? null,
-        // A reply alias names its thread before parsing; headers may still refine it.
-        threadId: null,
-      })
-      .returning();
-    await enqueueEvent(tx, "message.received", state.mailbox.id, messageEventPayload(row!));
-    await enqueueJob(tx, "mail.process", state.mailbox.id, { message_id: id, token_thread_id: cmd.replyToken?.threadId ?? null });
+        payload: { message_id: rows[i]!.id, token_thread_id: cmd.replyToken?.threadId ?? null },
+      })),
+    ]);
   });
-  return { id };
+  return rows.map((r) => ({ ok: true, value: { id: r.id } }));
 }
 
 /**
- * Applies the parse and assessment of a received message: threads it, stores the parsed
+ * Applies the parse and assessment of received messages: threads each, stores the parsed
  * fields and attachment records, sets status `processed`, writes `message.processed`, and
  * marks the processing job done, all in one transaction (so a retry never doubles it).
+ * Messages are applied in order inside it, so a reply sees the thread its predecessor made.
+ * A database error fails the whole batch; the jobs are retried.
  */
-export async function applyProcessed({ state, deps }: WriteContext, cmd: CommandOf<"applyProcessed">): Promise<MessageRow> {
+export async function applyProcessed({ state, deps }: WriteContext, cmds: CommandOf<"applyProcessed">[]): Promise<BatchOutcome<MessageRow>[]> {
+  return deps.db.transaction(async (tx) => {
+    const outcomes: BatchOutcome<MessageRow>[] = [];
+    const events: (typeof outbox.$inferInsert)[] = [];
+    for (const cmd of cmds) {
+      const applied = await applyOne(tx, state, cmd);
+      if (!applied) {
+        outcomes.push({ ok: false, error: notFound("message", cmd.messageId) });
+        continue;
+      }
+      outcomes.push({ ok: true, value: applied.row });
+      if (applied.fresh) {
+        events.push({ id: newId(), kind: "event", topic: "message.processed", mailboxId: state.mailbox.id, payload: messageEventPayload(applied.row, applied.attachments) });
+      }
+    }
+    // The batch's events and job completions, one statement each.
+    if (events.length > 0) await tx.insert(outbox).values(events);
+    const jobIds = cmds.map((c) => c.jobId).filter((id): id is string => id !== null);
+    if (jobIds.length > 0) await tx.update(outbox).set({ doneAt: new Date() }).where(inArray(outbox.id, jobIds));
+    return outcomes;
+  });
+}
+
+type Applied = { row: MessageRow; attachments: AttachmentRow[]; fresh: boolean };
+
+async function applyOne(tx: Tx, state: WriteContext["state"], cmd: CommandOf<"applyProcessed">): Promise<Applied | undefined> {
   const r = cmd.result;
   const own = state.mailbox.emailAddress;
-  return deps.db.transaction(async (tx) => {
+  {
     const [current] = await tx
       .select()
       .from(messages)
       .where(and(eq(messages.id, cmd.messageId), eq(messages.mailboxId, state.mailbox.id)))
       .for("update")
       .limit(1);
-    if (!current) throw notFound("message", cmd.messageId);
-    if (current.processedAt) return current; // processed already: a job that ran twice
+    if (!current) return undefined;
+    if (current.processedAt) return { row: current, attachments: [], fresh: false }; // a job that ran twice
 
     const at = current.createdAt;
     const subject = r.subject ?? "";
@@ -75,7 +109,8 @@ export async function applyProcessed({ state, deps }: WriteContext, cmd: Command
     if (threadId) {
       await tx
         .update(threads)
-        .set({ lastMessageAt: sql`greatest(${threads.lastMessageAt}, ${at.toISOString()}::timestamptz)` })
+        // New mail in an archived conversation brings it back, as in any mail client.
+        .set({ lastMessageAt: sql`greatest(${threads.lastMessageAt}, ${at.toISOString()}::timestamptz)`, status: "open" })
         .where(eq(threads.id, threadId));
     } else {
       threadId = newId();
@@ -117,8 +152,6 @@ export async function applyProcessed({ state, deps }: WriteContext, cmd: Command
         .values(r.attachments.map((a, position) => ({ id: newId(), messageId: cmd.messageId, position, ...a })))
         .returning();
     }
-    await enqueueEvent(tx, "message.processed", state.mailbox.id, messageEventPayload(row!, stored));
-    if (cmd.jobId) await tx.update(outbox).set({ doneAt: new Date() }).where(eq(outbox.id, cmd.jobId));
-    return row!;
-  });
+    return { row: row!, attachments: stored, fresh: true };
+  }
 }

@@ -204,13 +204,15 @@ export async function recordDelivery({ state, deps }: WriteContext, cmd: Command
     if (!current) throw notFound("message", cmd.messageId);
     await tx.insert(deliveryEvents).values({ id: newId(), messageId: current.id, status: cmd.outcome, detail: cmd.detail.slice(0, 2000) });
     if (cmd.outcome === "retrying" || current.status === "sent") return current;
-    const status = cmd.outcome === "sent" ? "sent" : "failed";
+    // A user's archive or review made while the message was queued is kept.
+    const kept = current.status === "archived" || current.status === "reviewed";
+    const status = kept ? current.status : cmd.outcome === "sent" ? "sent" : "failed";
     const [row] = await tx
       .update(messages)
       .set({ status, providerMessageId: cmd.providerMessageId ?? current.providerMessageId, processedAt: sql`now()` })
       .where(eq(messages.id, current.id))
       .returning();
-    if (status === "sent") {
+    if (cmd.outcome === "sent") {
       await enqueueEvent(tx, "message.sent", state.mailbox.id, messageEventPayload(row!));
     }
     return row!;

@@ -178,6 +178,11 @@ export class ActorCell implements EnvelopeOwner {
     const { def, inbox, ctx } = this;
     for (let env = inbox.shift(); env !== null; env = inbox.shift()) {
       if (!env.begin()) continue; // settled while waiting (defensive: timed-out asks unlink themselves)
+      const key = def.handleBatch ? def.batchKey?.(env.msg) : undefined;
+      if (key !== undefined) {
+        await this.runBatch(env, key);
+        continue;
+      }
       try {
         let reply = def.handle(this.state, env.msg, ctx);
         // Only await real thenables: an await on a plain value still costs a microtask turn.
@@ -190,6 +195,30 @@ export class ActorCell implements EnvelopeOwner {
     this.looping = false;
     this.lastActiveAt = Date.now();
     this.host.onQuiescent(this);
+  }
+
+  /** Takes `first` and the messages of the same batch key queued right behind it, and handles them in one call. */
+  private async runBatch(first: Envelope, key: string): Promise<void> {
+    const { def, inbox, ctx } = this;
+    const batch = [first];
+    const max = def.maxBatch ?? 64;
+    while (batch.length < max) {
+      const next = inbox.peek();
+      if (next === null || def.batchKey!(next.msg) !== key) break;
+      inbox.shift();
+      if (next.begin()) batch.push(next);
+    }
+    try {
+      const outcomes = await def.handleBatch!(this.state, batch.map((e) => e.msg), ctx);
+      batch.forEach((e, i) => {
+        const o = outcomes[i];
+        if (o === undefined) e.fail(new Error("handleBatch returned no outcome for a message"));
+        else if (o.ok) e.succeed(o.value);
+        else e.fail(o.error);
+      });
+    } catch (err) {
+      for (const e of batch) e.fail(err);
+    }
   }
 }
 

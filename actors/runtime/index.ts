@@ -12,6 +12,7 @@ export {
   ActorTimeoutError,
   UnknownActorKindError,
   type ActorContext,
+  type BatchOutcome,
   type ActorDefinition,
   type ActorErrorOptions,
   type ActorLogger,

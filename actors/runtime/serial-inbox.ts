@@ -114,6 +114,11 @@ export class SerialInbox {
     this.count++;
   }
 
+  /** The next envelope, left in place. */
+  peek(): Envelope | null {
+    return this.head;
+  }
+
   shift(): Envelope | null {
     const env = this.head;
     if (env === null) return null;

@@ -31,6 +31,16 @@ export interface ActorDefinition<State, Msg, Reply = unknown> {
    * before that write finished, which is what a read ordered before it would have seen.
    */
   read?(state: State, msg: Msg): Reply | undefined;
+  /**
+   * Group commit: messages with the same batch key may be handled together. When such a
+   * message reaches the head of the inbox, it and the messages of the same key queued right
+   * behind it (up to `maxBatch`, order kept) go to `handleBatch` in one call, which answers
+   * each with its own outcome. Still one handler at a time: a batch is one turn of the actor.
+   */
+  batchKey?(msg: Msg): string | undefined;
+  handleBatch?(state: State, msgs: Msg[], ctx: ActorContext): Promise<BatchOutcome<Reply>[]>;
+  /** Largest batch handed to `handleBatch` (default 64). */
+  maxBatch?: number;
   /** Flushes or releases state; called when the actor has been idle long enough, and on shutdown. */
   passivate?(id: string, state: State): Promise<void> | void;
   /**
@@ -39,6 +49,9 @@ export interface ActorDefinition<State, Msg, Reply = unknown> {
    */
   canPassivate?(state: State, now: number): boolean;
 }
+
+/** The outcome of one message of a batch, in the order the messages were given. */
+export type BatchOutcome<Reply> = { ok: true; value: Reply } | { ok: false; error: unknown };
 
 /** Per-actor information handed to `handle`; the logger already carries kind and id. */
 export interface ActorContext {

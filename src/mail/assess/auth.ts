@@ -6,6 +6,7 @@
 import { promises as dns } from "node:dns";
 import { authenticate } from "mailauth";
 import type { AuthResults, Envelope } from "../types.ts";
+import { cachingResolver } from "./dns-cache.ts";
 
 export type Resolver = (name: string, rrtype: string) => Promise<unknown>;
 
@@ -52,7 +53,7 @@ export function deadlineResolver(base: Resolver, deadline: number): (name: strin
   };
 }
 
-const systemResolver: Resolver = (name, rrtype) => dns.resolve(name, rrtype as "TXT");
+const systemResolver: Resolver = cachingResolver((name, rrtype) => dns.resolve(name, rrtype as "TXT"));
 
 export async function checkAuth(raw: Uint8Array, envelope: Envelope, opts: AuthOptions): Promise<AuthResults> {
   const deadline = Date.now() + opts.timeoutMs;

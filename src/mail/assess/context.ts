@@ -75,7 +75,7 @@ function sender(mail: ParsedMail | null, rawFrom: string[]): Sender | null {
 }
 
 function replyToDomains(mail: ParsedMail | null, raw: string[]): string[] {
-  const parsed = (mail?.replyTo ?? []).map((a) => (a.address ? domainOf(a.address) : ""));
+  const parsed = (mail?.replyTo ?? []).slice(0, 50).map((a) => (a.address ? domainOf(a.address) : ""));
   if (parsed.length > 0 && parsed.every(Boolean)) return [...new Set(parsed)];
   const out = new Set<string>(parsed.filter(Boolean));
   for (const value of raw) {

@@ -4,6 +4,7 @@
  * dependency, never backtracks, and mis-nesting only shifts text between "visible" and
  * "hidden", never loses it.
  */
+import { BLACK, hiddenSelectors, presentation, sameColor, WHITE, type Presentation } from "./css.ts";
 import { decodeEntities, MAX_LINKS } from "./text.ts";
 
 export interface Anchor {
@@ -16,7 +17,7 @@ export interface HtmlScan {
   visibleText: string;
   /** Text styled out of sight (display:none, font-size:0, same colour as the background, …). */
   hiddenText: string;
-  /** Comments, alt and title attributes: not body text, but text a model converting HTML may read. */
+  /** Comments, alt/title attributes, <title>, <script>, <style>…: not body text, but text a model handed the HTML reads. */
   sideText: string;
   anchors: Anchor[];
   forms: number;
@@ -40,21 +41,15 @@ const SELF_CLOSING_SIBLINGS: Record<string, string[]> = {
   p: ["p"], li: ["li"], option: ["option"], tr: ["tr", "td", "th"], td: ["td", "th"], th: ["td", "th"], dt: ["dt", "dd"], dd: ["dt", "dd"],
 };
 
-const WHITE = 0xffffff;
-const BLACK = 0x000000;
-const UNKNOWN = -1; // a background image or a colour we cannot read: never "same colour"
-
-interface Frame {
+interface Frame extends Presentation {
   name: string;
-  hidden: boolean;
-  color: number;
-  bg: number;
   anchor: number; // index into anchors, -1 outside a link
 }
 
 export function scanHtml(input: string): HtmlScan {
   const html = input.length > MAX_TEXT ? input.slice(0, MAX_TEXT) : input;
   const n = html.length;
+  const sheet = hiddenSelectors(html);
   const out: HtmlScan = { visibleText: "", hiddenText: "", sideText: "", anchors: [], forms: 0 };
   const visible: string[] = [];
   const hidden: string[] = [];
@@ -119,8 +114,15 @@ export function scanHtml(input: string): HtmlScan {
       if (alt) addSide(decodeEntities(alt));
       if (BLOCK.has(name)) emit("\n");
       if (SKIP.has(name)) {
-        i = skipRawText(html, i, name);
+        // Not shown to a person, but a model handed the markup reads it all the same.
+        const end = skipRawText(html, i, name);
+        addSide(html.slice(i, Math.min(end, i + MAX_SIDE)));
+        i = end;
         continue;
+      }
+      // An image-map link has no content; its alt is what a reader sees.
+      if (name === "area" && tag.attrs.has("href") && out.anchors.length < MAX_LINKS) {
+        out.anchors.push({ href: decodeEntities(tag.attrs.get("href")!).trim(), text: decodeEntities(tag.attrs.get("alt") ?? "").slice(0, MAX_ANCHOR_TEXT) });
       }
       if (VOID.has(name) || tag.selfClosing) continue;
       const siblings = SELF_CLOSING_SIBLINGS[name];
@@ -129,8 +131,9 @@ export function scanHtml(input: string): HtmlScan {
         overflow++;
         continue;
       }
-      const frame = childFrame(top(), name, tag.attrs);
-      if ((name === "a" || name === "area") && tag.attrs.has("href") && out.anchors.length < MAX_LINKS) {
+      const parent = top();
+      const frame: Frame = { name, ...presentation(parent, name, tag.attrs, sheet), anchor: parent.anchor };
+      if (name === "a" && tag.attrs.has("href") && out.anchors.length < MAX_LINKS) {
         out.anchors.push({ href: decodeEntities(tag.attrs.get("href")!).trim(), text: "" });
         frame.anchor = out.anchors.length - 1;
       }
@@ -155,127 +158,6 @@ function closeTag(stack: Frame[], name: string): void {
       return;
     }
   }
-}
-
-function childFrame(parent: Frame, name: string, attrs: Map<string, string>): Frame {
-  const style = parseStyle(attrs.get("style") ?? "");
-  let color = parent.color;
-  let bg = parent.bg;
-  const fontColor = name === "font" ? attrs.get("color") : undefined;
-  const c = style.get("color") ?? fontColor;
-  if (c !== undefined) color = parseColor(c) ?? color;
-  const bgAttr = attrs.get("bgcolor");
-  if (bgAttr !== undefined) bg = parseColor(bgAttr) ?? bg;
-  if (attrs.has("background")) bg = UNKNOWN;
-  const bgc = style.get("background-color");
-  if (bgc !== undefined) bg = bgc === "transparent" ? bg : parseColor(bgc) ?? UNKNOWN;
-  const bgShort = style.get("background");
-  if (bgShort !== undefined) bg = backgroundColor(bgShort, bg);
-  if (style.has("background-image")) bg = UNKNOWN;
-  const anchor = parent.anchor;
-  return { name, hidden: parent.hidden || attrs.has("hidden") || hiddenByStyle(style), color, bg, anchor };
-}
-
-function hiddenByStyle(style: Map<string, string>): boolean {
-  if (style.size === 0) return false;
-  const display = style.get("display");
-  if (display === "none") return true;
-  const visibility = style.get("visibility");
-  if (visibility === "hidden" || visibility === "collapse") return true;
-  if (style.get("mso-hide") === "all") return true;
-  const opacity = style.get("opacity");
-  if (opacity !== undefined && parseFloat(opacity) <= 0.05) return true;
-  const fontSize = style.get("font-size");
-  if (fontSize !== undefined && tinyLength(fontSize)) return true;
-  const clipped = style.get("overflow") === "hidden";
-  for (const dim of ["max-height", "height", "max-width", "width"]) {
-    const v = style.get(dim);
-    if (clipped && v !== undefined && parseFloat(v) === 0) return true;
-  }
-  // Pushed off-screen: a classic for text meant for machines only.
-  const position = style.get("position");
-  if (position === "absolute" || position === "fixed") {
-    for (const side of ["left", "top", "right"]) {
-      const v = style.get(side);
-      if (v !== undefined && parseFloat(v) <= -500) return true;
-    }
-  }
-  const indent = style.get("text-indent");
-  if (indent !== undefined && parseFloat(indent) <= -500) return true;
-  return false;
-}
-
-function tinyLength(v: string): boolean {
-  const num = parseFloat(v);
-  if (Number.isNaN(num)) return false;
-  if (num <= 0) return true;
-  if (v.endsWith("px") || v.endsWith("pt")) return num <= 1;
-  if (v.endsWith("em") || v.endsWith("rem")) return num <= 0.1;
-  if (v.endsWith("%")) return num <= 10;
-  return false;
-}
-
-function parseStyle(style: string): Map<string, string> {
-  const out = new Map<string, string>();
-  if (!style) return out;
-  for (const decl of style.slice(0, 2048).split(";")) {
-    const colon = decl.indexOf(":");
-    if (colon <= 0) continue;
-    const prop = decl.slice(0, colon).trim().toLowerCase();
-    const value = decl.slice(colon + 1).replace("!important", "").trim().toLowerCase();
-    if (prop && value) out.set(prop, value);
-  }
-  return out;
-}
-
-const NAMED_COLORS: Record<string, number> = {
-  white: 0xffffff, black: 0x000000, snow: 0xfffafa, ivory: 0xfffff0, whitesmoke: 0xf5f5f5, ghostwhite: 0xf8f8ff,
-  silver: 0xc0c0c0, gray: 0x808080, grey: 0x808080, red: 0xff0000, green: 0x008000, blue: 0x0000ff, navy: 0x000080,
-  yellow: 0xffff00, orange: 0xffa500, purple: 0x800080,
-};
-
-/** 0xRRGGBB, or null for what is not a colour we understand (or is fully transparent). */
-export function parseColor(raw: string): number | null {
-  const v = raw.trim().toLowerCase();
-  if (v.startsWith("#")) {
-    const hex = v.slice(1);
-    if (!/^[0-9a-f]+$/.test(hex)) return null;
-    if (hex.length === 3 || hex.length === 4) {
-      if (hex.length === 4 && hex[3] === "0") return null;
-      return parseInt(hex[0]! + hex[0] + hex[1] + hex[1] + hex[2] + hex[2], 16);
-    }
-    if (hex.length === 6 || hex.length === 8) {
-      if (hex.length === 8 && hex.slice(6) === "00") return null;
-      return parseInt(hex.slice(0, 6), 16);
-    }
-    return null;
-  }
-  const fn = /^rgba?\(([^)]{1,64})\)$/.exec(v);
-  if (fn) {
-    const parts = fn[1]!.split(/[\s,/]+/).filter(Boolean);
-    if (parts.length < 3) return null;
-    if (parts[3] !== undefined && parseFloat(parts[3]) === 0) return null;
-    const ch = parts.slice(0, 3).map((p) => Math.max(0, Math.min(255, p.endsWith("%") ? Math.round(parseFloat(p) * 2.55) : parseFloat(p))));
-    if (ch.some((x) => Number.isNaN(x))) return null;
-    return (ch[0]! << 16) | (ch[1]! << 8) | ch[2]!;
-  }
-  return NAMED_COLORS[v] ?? null;
-}
-
-function backgroundColor(shorthand: string, inherited: number): number {
-  if (shorthand.includes("url(")) return UNKNOWN;
-  for (const token of shorthand.split(/\s+/)) {
-    const c = parseColor(token);
-    if (c !== null) return c;
-  }
-  return shorthand === "none" || shorthand === "transparent" ? inherited : UNKNOWN;
-}
-
-/** Near-equal counts: #fefefe on white is as unreadable as #ffffff on white. */
-function sameColor(fg: number, bg: number): boolean {
-  if (fg < 0 || bg < 0) return false;
-  const d = Math.abs((fg >> 16) - (bg >> 16)) + Math.abs(((fg >> 8) & 255) - ((bg >> 8) & 255)) + Math.abs((fg & 255) - (bg & 255));
-  return d <= 24;
 }
 
 const isAsciiLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);

@@ -20,7 +20,7 @@ export const RULES: readonly Rule[] = [
   { signal: "executable_attachment", severity: "high", weight: 10, matcher: executableAttachment,
     description: "An attachment that runs code: executable extension (exe, scr, js, vbs, bat, cmd, ps1, msi, jar, com, pif, hta, lnk, iso, …, also as the last of a double extension like invoice.pdf.exe), executable content type, PE/ELF/Mach-O bytes, a right-to-left override in the name, or such a file inside a zip." },
   { signal: "prompt_injection", severity: "high", weight: 10, matcher: promptInjection,
-    description: "Text that addresses an AI model/assistant/agent or tells it to ignore previous instructions, reveal its system prompt, take on another role, or keep something from its user; anywhere: body, hidden HTML, comments, alt text, text attachments, tag-character smuggling." },
+    description: "Text that addresses an AI model/assistant/agent or tells it to ignore previous instructions, reveal its system prompt, take on another role, or keep something from its user; anywhere: subject, body, hidden HTML, comments, alt text, text attachments, tag-character smuggling." },
   // medium
   { signal: "dmarc_fail", severity: "medium", weight: 4, matcher: (c) => c.auth.dmarc === "fail",
     description: "DMARC fails: the From domain publishes a policy and neither SPF nor DKIM passes aligned with it." },
@@ -56,7 +56,7 @@ export const RULES: readonly Rule[] = [
   { signal: "reply_to_mismatch", severity: "low", weight: 2, matcher: replyToMismatch,
     description: "A Reply-To address belongs to another organisation than the From address." },
   { signal: "hidden_text", severity: "low", weight: 2, matcher: hiddenText,
-    description: "Text a reader cannot see: HTML with display:none, visibility:hidden, font-size:0, opacity:0, off-screen or same colour as the background (3+ words), zero-width characters inside words, Unicode tag characters, or instructions in comments/alt text." },
+    description: "Text a reader cannot see: 3+ words of HTML hidden by display:none, visibility:hidden, font-size:0, opacity:0, zero height, off-screen position, the hidden attribute, a <style> class/id rule, or text in the background colour; zero-width characters inside words; Unicode tag characters; or instructions in comments, alt/title text, <title>, <script>, <style>." },
   { signal: "punycode_domain", severity: "low", weight: 2, matcher: punycodeDomain,
     description: "An internationalised (xn--) domain in the sender, Reply-To or a link." },
   { signal: "invalid_from", severity: "low", weight: 2, matcher: invalidFrom,

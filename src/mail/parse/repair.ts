@@ -7,8 +7,11 @@
  * - a multipart without a boundary parameter, or whose boundary never occurs: the first
  *   delimiter-looking line is taken as the boundary, and without one the body is plain text;
  * - an unencoded text body with 8-bit bytes that are not valid UTF-8, and no charset, one
- *   nobody knows ("unknown-8bit", "x-foo") or a UTF-8/ASCII the bytes contradict: Windows-1252. mailparser would decode it as
- *   UTF-8 and turn every such byte into U+FFFD.
+ *   nobody knows ("unknown-8bit", "x-foo"), or a UTF-8/ASCII the bytes contradict: read as
+ *   Windows-1252, since mailparser would decode it as UTF-8 and turn each such byte into U+FFFD.
+ *
+ * Only single-part bodies without transfer encoding are checked for the charset; a legacy
+ * body inside a multipart, or in quoted-printable/base64, still decodes as UTF-8 with U+FFFD.
  */
 import { isUtf8 } from "node:buffer";
 import type { Head } from "./head.ts";
