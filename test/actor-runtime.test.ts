@@ -902,3 +902,54 @@ describe("read (shared handler)", () => {
     expect(await placement.read("counter", "d", { type: "get" })).toEqual({ count: 3, via: "read" });
   });
 });
+
+// ---------------------------------------------------------------------------
+// Group commit (batchKey / handleBatch)
+// ---------------------------------------------------------------------------
+
+describe("batches", () => {
+  type Msg = { type: "put" | "other"; n: number };
+  const batchingKind = (handled: (string | number[])[]) => ({
+    kind: "batcher",
+    activate: async () => ({ total: 0 }),
+    handle: async (state: { total: number }, msg: Msg) => {
+      handled.push(`one:${msg.n}`);
+      await Bun.sleep(5);
+      return msg.n;
+    },
+    batchKey: (msg: Msg) => (msg.type === "put" ? "put" : undefined),
+    maxBatch: 3,
+    handleBatch: async (state: { total: number }, msgs: Msg[]) => {
+      handled.push(msgs.map((m) => m.n));
+      await Bun.sleep(5);
+      return msgs.map((m) => (m.n < 0 ? { ok: false as const, error: new Error(`bad ${m.n}`) } : { ok: true as const, value: (state.total += m.n) }));
+    },
+  });
+
+  test("messages of one key queued together are handled in one call, in order, each with its own outcome", async () => {
+    const system = makeSystem();
+    const handled: (string | number[])[] = [];
+    system.register(batchingKind(handled));
+    const replies = await Promise.allSettled([
+      system.ask("batcher", "a", { type: "other", n: 0 }),
+      system.ask("batcher", "a", { type: "put", n: 1 }),
+      system.ask("batcher", "a", { type: "put", n: -2 }),
+      system.ask("batcher", "a", { type: "put", n: 3 }),
+      system.ask("batcher", "a", { type: "put", n: 4 }),
+      system.ask("batcher", "a", { type: "other", n: 5 }),
+      system.ask("batcher", "a", { type: "put", n: 6 }),
+    ]);
+    // Contiguous runs only, at most maxBatch, order kept.
+    expect(handled).toEqual(["one:0", [1, -2, 3], [4], "one:5", [6]]);
+    expect(replies.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([0, 1, "bad -2", 4, 8, 5, 14]);
+  });
+
+  test("a batch handler that throws fails every message of the batch, and the actor goes on", async () => {
+    const system = makeSystem();
+    const handled: (string | number[])[] = [];
+    system.register({ ...batchingKind(handled), handleBatch: async () => Promise.reject(new Error("db down")) });
+    const replies = await Promise.allSettled([system.ask("batcher", "b", { type: "put", n: 1 }), system.ask("batcher", "b", { type: "put", n: 2 })]);
+    expect(replies.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(await system.ask("batcher", "b", { type: "other", n: 7 })).toBe(7);
+  });
+});

@@ -6,6 +6,7 @@ import { messageEventPayload } from "../../src/mail/events.ts";
 import { findThread, normalizeSubject, participantsKey } from "../../src/mail/threading.ts";
 import type { Tx } from "../../db/client.ts";
 import type { BatchOutcome } from "../runtime/index.ts";
+import { lockOwnMessage } from "./message-rows.ts";
 import type { CommandOf, WriteContext } from "./types.ts";
 
 /**
@@ -85,73 +86,66 @@ type Applied = { row: MessageRow; attachments: AttachmentRow[]; fresh: boolean }
 async function applyOne(tx: Tx, state: WriteContext["state"], cmd: CommandOf<"applyProcessed">): Promise<Applied | undefined> {
   const r = cmd.result;
   const own = state.mailbox.emailAddress;
-  {
-    const [current] = await tx
-      .select()
-      .from(messages)
-      .where(and(eq(messages.id, cmd.messageId), eq(messages.mailboxId, state.mailbox.id)))
-      .for("update")
-      .limit(1);
-    if (!current) return undefined;
-    if (current.processedAt) return { row: current, attachments: [], fresh: false }; // a job that ran twice
+  const current = await lockOwnMessage(tx, state.mailbox.id, cmd.messageId);
+  if (!current) return undefined;
+  if (current.processedAt) return { row: current, attachments: [], fresh: false }; // a job that ran twice
 
-    const at = current.createdAt;
-    const subject = r.subject ?? "";
-    const subjectKey = normalizeSubject(subject);
-    const parties = participantsKey([r.fromAddress, ...r.toAddresses, ...r.ccAddresses], own);
-    let threadId = await findThread(tx, state.mailbox.id, {
-      messageIds: [...(r.inReplyTo ? [r.inReplyTo] : []), ...[...r.references].reverse()],
-      tokenThreadId: cmd.tokenThreadId,
-      subjectKey,
-      participantsKey: parties,
-      at,
-    });
-    if (threadId) {
-      await tx
-        .update(threads)
-        // New mail in an archived conversation brings it back, as in any mail client.
-        .set({ lastMessageAt: sql`greatest(${threads.lastMessageAt}, ${at.toISOString()}::timestamptz)`, status: "open" })
-        .where(eq(threads.id, threadId));
-    } else {
-      threadId = newId();
-      await tx.insert(threads).values({ id: threadId, mailboxId: state.mailbox.id, subject, subjectKey, participantsKey: parties, lastMessageAt: at, createdAt: at });
-    }
-
-    const [row] = await tx
-      .update(messages)
-      .set({
-        threadId,
-        // An archive that came first is kept: processing does not undo a user's action.
-        status: current.status === "received" ? "processed" : current.status,
-        fromAddress: r.fromAddress,
-        subject,
-        snippet: r.snippet,
-        cc: r.ccAddresses,
-        replyTo: r.replyTo,
-        messageIdHeader: r.messageIdHeader,
-        inReplyTo: r.inReplyTo,
-        references: r.references,
-        textBody: r.textBody,
-        htmlBody: r.htmlBody,
-        extractedText: r.extractedText,
-        headers: r.headers,
-        riskLevel: r.assessment.riskLevel,
-        triageLabel: r.assessment.triageLabel,
-        suspiciousSignals: r.assessment.signals,
-        auth: r.assessment.auth,
-        autoReplyBlocked: r.assessment.autoReplyBlocked,
-        processedAt: new Date(),
-      })
-      .where(eq(messages.id, cmd.messageId))
-      .returning();
-
-    let stored: AttachmentRow[] = [];
-    if (r.attachments.length > 0) {
-      stored = await tx
-        .insert(attachments)
-        .values(r.attachments.map((a, position) => ({ id: newId(), messageId: cmd.messageId, position, ...a })))
-        .returning();
-    }
-    return { row: row!, attachments: stored, fresh: true };
+  const at = current.createdAt;
+  const subject = r.subject ?? "";
+  const subjectKey = normalizeSubject(subject);
+  const parties = participantsKey([r.fromAddress, ...r.toAddresses, ...r.ccAddresses], own);
+  let threadId = await findThread(tx, state.mailbox.id, {
+    messageIds: [...(r.inReplyTo ? [r.inReplyTo] : []), ...[...r.references].reverse()],
+    tokenThreadId: cmd.tokenThreadId,
+    subjectKey,
+    participantsKey: parties,
+    at,
+  });
+  if (threadId) {
+    await tx
+      .update(threads)
+      // New mail in an archived conversation brings it back, as in any mail client.
+      .set({ lastMessageAt: sql`greatest(${threads.lastMessageAt}, ${at.toISOString()}::timestamptz)`, status: "open" })
+      .where(eq(threads.id, threadId));
+  } else {
+    threadId = newId();
+    await tx.insert(threads).values({ id: threadId, mailboxId: state.mailbox.id, subject, subjectKey, participantsKey: parties, lastMessageAt: at, createdAt: at });
   }
+
+  const [row] = await tx
+    .update(messages)
+    .set({
+      threadId,
+      // An archive that came first is kept: processing does not undo a user's action.
+      status: current.status === "received" ? "processed" : current.status,
+      fromAddress: r.fromAddress,
+      subject,
+      snippet: r.snippet,
+      cc: r.ccAddresses,
+      replyTo: r.replyTo,
+      messageIdHeader: r.messageIdHeader,
+      inReplyTo: r.inReplyTo,
+      references: r.references,
+      textBody: r.textBody,
+      htmlBody: r.htmlBody,
+      extractedText: r.extractedText,
+      headers: r.headers,
+      riskLevel: r.assessment.riskLevel,
+      triageLabel: r.assessment.triageLabel,
+      suspiciousSignals: r.assessment.signals,
+      auth: r.assessment.auth,
+      autoReplyBlocked: r.assessment.autoReplyBlocked,
+      processedAt: new Date(),
+    })
+    .where(eq(messages.id, cmd.messageId))
+    .returning();
+
+  let stored: AttachmentRow[] = [];
+  if (r.attachments.length > 0) {
+    stored = await tx
+      .insert(attachments)
+      .values(r.attachments.map((a, position) => ({ id: newId(), messageId: cmd.messageId, position, ...a })))
+      .returning();
+  }
+  return { row: row!, attachments: stored, fresh: true };
 }

@@ -11,6 +11,7 @@ import { compose } from "../../src/mail/outbound/compose.ts";
 import { readHead } from "../../src/mail/parse/head.ts";
 import { hashReplyToken, newReplyToken, replyAlias } from "../../src/mail/reply-tokens.ts";
 import { normalizeSubject, participantsKey } from "../../src/mail/threading.ts";
+import { lockOwnMessage } from "./message-rows.ts";
 import { SlidingWindow } from "./rate-window.ts";
 import type { CommandOf, MailboxState, WriteContext } from "./types.ts";
 
@@ -195,12 +196,7 @@ async function sendWindow(state: MailboxState, db: WriteContext["deps"]["db"]): 
 /** The outcome of a delivery attempt, recorded by the actor that owns the message. */
 export async function recordDelivery({ state, deps }: WriteContext, cmd: CommandOf<"recordDelivery">): Promise<MessageRow> {
   return deps.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(messages)
-      .where(and(eq(messages.id, cmd.messageId), eq(messages.mailboxId, state.mailbox.id)))
-      .for("update")
-      .limit(1);
+    const current = await lockOwnMessage(tx, state.mailbox.id, cmd.messageId);
     if (!current) throw notFound("message", cmd.messageId);
     await tx.insert(deliveryEvents).values({ id: newId(), messageId: current.id, status: cmd.outcome, detail: cmd.detail.slice(0, 2000) });
     if (cmd.outcome === "retrying" || current.status === "sent") return current;

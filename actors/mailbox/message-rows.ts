@@ -1,0 +1,18 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "../../db/client.ts";
+import { messages, type MessageRow } from "../../db/schema/index.ts";
+
+/**
+ * A message of this mailbox, locked for the rest of the transaction. The actor already
+ * serialises the mailbox's writes; the lock keeps a second node's job (after a lease ran out)
+ * from interleaving with this one.
+ */
+export async function lockOwnMessage(tx: Tx, mailboxId: string, messageId: string): Promise<MessageRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.mailboxId, mailboxId)))
+    .for("update")
+    .limit(1);
+  return row;
+}
