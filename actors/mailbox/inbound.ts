@@ -1,7 +1,8 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { attachments, messages, outbox, threads, type AttachmentRow, type MessageRow } from "../../db/schema/index.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { AppError, notFound } from "../../src/errors.ts";
+import { eventRow, jobRow } from "../../src/jobs/outbox.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
 import { findThread, normalizeSubject, participantsKey } from "../../src/mail/threading.ts";
 import type { Tx } from "../../db/client.ts";
@@ -39,13 +40,8 @@ export async function receive({ state, deps }: WriteContext, cmds: CommandOf<"re
   await deps.db.transaction(async (tx) => {
     const inserted = await tx.insert(messages).values(rows).returning();
     await tx.insert(outbox).values([
-      ...inserted.map((row) => ({ id: newId(), kind: "event" as const, topic: "message.received", mailboxId: state.mailbox.id, payload: messageEventPayload(row) })),
-      ...cmds.map((cmd, i) => ({
-        id: newId(),
-        kind: "mail.process" as const,
-        mailboxId: state.mailbox.id,
-        payload: { message_id: rows[i]!.id, token_thread_id: cmd.replyToken?.threadId ?? null },
-      })),
+      ...inserted.map((row) => eventRow("message.received", state.mailbox.id, messageEventPayload(row))),
+      ...cmds.map((cmd, i) => jobRow("mail.process", state.mailbox.id, { message_id: rows[i]!.id, token_thread_id: cmd.replyToken?.threadId ?? null })),
     ]);
   });
   return rows.map((r) => ({ ok: true, value: { id: r.id } }));
@@ -61,7 +57,7 @@ export async function receive({ state, deps }: WriteContext, cmds: CommandOf<"re
 export async function applyProcessed({ state, deps }: WriteContext, cmds: CommandOf<"applyProcessed">[]): Promise<BatchOutcome<MessageRow>[]> {
   return deps.db.transaction(async (tx) => {
     const outcomes: BatchOutcome<MessageRow>[] = [];
-    const events: (typeof outbox.$inferInsert)[] = [];
+    const events: ReturnType<typeof eventRow>[] = [];
     for (const cmd of cmds) {
       const applied = await applyOne(tx, state, cmd);
       if (!applied) {
@@ -70,7 +66,7 @@ export async function applyProcessed({ state, deps }: WriteContext, cmds: Comman
       }
       outcomes.push({ ok: true, value: applied.row });
       if (applied.fresh) {
-        events.push({ id: newId(), kind: "event", topic: "message.processed", mailboxId: state.mailbox.id, payload: messageEventPayload(applied.row, applied.attachments) });
+        events.push(eventRow("message.processed", state.mailbox.id, messageEventPayload(applied.row, applied.attachments)));
       }
     }
     // The batch's events and job completions, one statement each.

@@ -85,28 +85,25 @@ async function lockLabel(tx: Tx, mailboxId: string, labelId: string): Promise<st
 type Reader = Pick<Tx, "select">;
 
 /** Label ids applied to each message, by label name. */
-export async function messageLabelIds(db: Reader, messageIds: string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  if (messageIds.length === 0) return out;
-  const rows = await db
-    .select({ owner: messageLabels.messageId, labelId: messageLabels.labelId })
-    .from(messageLabels)
-    .innerJoin(labels, eq(labels.id, messageLabels.labelId))
-    .where(inArray(messageLabels.messageId, messageIds))
-    .orderBy(asc(labels.nameKey), asc(labels.id));
-  for (const r of rows) (out.get(r.owner) ?? out.set(r.owner, []).get(r.owner)!).push(r.labelId);
-  return out;
-}
+export const messageLabelIds = (db: Reader, messageIds: string[]) => labelIdsOf(db, messageLabels, messageLabels.messageId, messageLabels.labelId, messageIds);
 
 /** Label ids applied to each thread, by label name. */
-export async function threadLabelIds(db: Reader, threadIds: string[]): Promise<Map<string, string[]>> {
+export const threadLabelIds = (db: Reader, threadIds: string[]) => labelIdsOf(db, threadLabels, threadLabels.threadId, threadLabels.labelId, threadIds);
+
+async function labelIdsOf(
+  db: Reader,
+  links: typeof messageLabels | typeof threadLabels,
+  ownerColumn: typeof messageLabels.messageId | typeof threadLabels.threadId,
+  labelColumn: typeof messageLabels.labelId | typeof threadLabels.labelId,
+  ownerIds: string[],
+): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
-  if (threadIds.length === 0) return out;
+  if (ownerIds.length === 0) return out;
   const rows = await db
-    .select({ owner: threadLabels.threadId, labelId: threadLabels.labelId })
-    .from(threadLabels)
-    .innerJoin(labels, eq(labels.id, threadLabels.labelId))
-    .where(inArray(threadLabels.threadId, threadIds))
+    .select({ owner: ownerColumn, labelId: labelColumn })
+    .from(links)
+    .innerJoin(labels, eq(labels.id, labelColumn))
+    .where(inArray(ownerColumn, ownerIds))
     .orderBy(asc(labels.nameKey), asc(labels.id));
   for (const r of rows) (out.get(r.owner) ?? out.set(r.owner, []).get(r.owner)!).push(r.labelId);
   return out;

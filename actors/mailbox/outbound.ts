@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray } from "drizzle-orm";
 import { deliveryEvents, drafts, messages, replyTokens, suppressions, threads, type MessageRow } from "../../db/schema/index.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { allRecipients, checkOutgoing, type OutgoingFields } from "../../src/domain/outbound.ts";
@@ -205,7 +205,7 @@ export async function recordDelivery({ state, deps }: WriteContext, cmd: Command
     const status = kept ? current.status : cmd.outcome === "sent" ? "sent" : "failed";
     const [row] = await tx
       .update(messages)
-      .set({ status, providerMessageId: cmd.providerMessageId ?? current.providerMessageId, processedAt: sql`now()` })
+      .set({ status, providerMessageId: cmd.providerMessageId ?? current.providerMessageId })
       .where(eq(messages.id, current.id))
       .returning();
     if (cmd.outcome === "sent") {

@@ -5,14 +5,22 @@ import { newId } from "../domain/ids.ts";
 export type JobKind = OutboxRow["kind"];
 export type EventTopic = "message.received" | "message.processed" | "message.sent";
 
+type OutboxInsert = typeof outbox.$inferInsert & { id: string };
+
+/** An outbox row for an event (several are inserted in one statement where a batch writes many). */
+export const eventRow = (topic: EventTopic, mailboxId: string, payload: Record<string, unknown>): OutboxInsert => ({ id: newId(), kind: "event", topic, mailboxId, payload });
+
+/** An outbox row for a job this service runs. */
+export const jobRow = (kind: Exclude<JobKind, "event">, mailboxId: string | null, payload: Record<string, unknown>): OutboxInsert => ({ id: newId(), kind, mailboxId, payload });
+
 /** Writes an event to the outbox, inside the caller's transaction. */
 export async function enqueueEvent(tx: Db | Tx, topic: EventTopic, mailboxId: string, payload: Record<string, unknown>): Promise<void> {
-  await tx.insert(outbox).values({ id: newId(), kind: "event", topic, mailboxId, payload });
+  await tx.insert(outbox).values(eventRow(topic, mailboxId, payload));
 }
 
 /** Writes a job to the outbox, inside the caller's transaction; returns its id. */
 export async function enqueueJob(tx: Db | Tx, kind: Exclude<JobKind, "event">, mailboxId: string | null, payload: Record<string, unknown>): Promise<string> {
-  const id = newId();
-  await tx.insert(outbox).values({ id, kind, mailboxId, payload });
-  return id;
+  const row = jobRow(kind, mailboxId, payload);
+  await tx.insert(outbox).values(row);
+  return row.id;
 }

@@ -4,7 +4,7 @@ import { putBlob } from "./blobs.ts";
 import { normalizeAddress } from "../domain/email.ts";
 import { readHead } from "./parse/head.ts";
 import type { Recipient } from "./recipients.ts";
-import type { Envelope } from "./types.ts";
+import type { Envelope, HeaderField } from "./types.ts";
 
 export interface Arrival {
   raw: Uint8Array;
@@ -12,6 +12,8 @@ export interface Arrival {
   recipients: Recipient[];
   remoteAddress: string | null;
   heloName: string | null;
+  /** The head as already read by the caller, if it read it (saves reading it again). */
+  headers?: HeaderField[];
 }
 
 /**
@@ -29,7 +31,7 @@ export class Ingest {
 
   async accept(arrival: Arrival): Promise<{ ids: string[] }> {
     const rawSha256 = await putBlob(this.db, arrival.raw);
-    const head = summarize(arrival.raw);
+    const head = summarize(arrival.headers ?? readHead(arrival.raw));
     const envelope: Envelope = {
       mailFrom: arrival.mailFrom,
       rcptTo: arrival.recipients.map((r) => r.address),
@@ -57,8 +59,7 @@ export class Ingest {
 }
 
 /** From and Subject for the list until the message is processed; bounded, never throws. */
-function summarize(raw: Uint8Array): { from: string; subject: string } {
-  const headers = readHead(raw);
+function summarize(headers: HeaderField[]): { from: string; subject: string } {
   const get = (k: string) => headers.find((h) => h.key.toLowerCase() === k)?.value ?? "";
   const fromValue = get("from");
   const angle = /<([^<>\s]+@[^<>\s]+)>/.exec(fromValue)?.[1] ?? fromValue.trim();

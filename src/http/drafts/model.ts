@@ -3,7 +3,8 @@ import type { DraftRow } from "../../../db/schema/index.ts";
 import { DRAFT_LIMITS } from "../../domain/drafts.ts";
 import { iso, Timestamp, Uuid } from "../schemas.ts";
 
-const Addresses = t.Array(t.String({ maxLength: 254 }), { maxItems: DRAFT_LIMITS.recipients });
+/** A list of recipient addresses, as drafts and sends take them. */
+export const Addresses = t.Array(t.String({ maxLength: 254 }), { maxItems: DRAFT_LIMITS.recipients });
 const Text = (maxLength: number) => t.Union([t.String({ maxLength }), t.Null()]);
 
 export const Draft = t.Object(

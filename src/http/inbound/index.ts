@@ -3,6 +3,7 @@ import { AppError } from "../../errors.ts";
 import type { Ingest } from "../../mail/ingest.ts";
 import { readHead } from "../../mail/parse/head.ts";
 import type { Recipient, RecipientProblem, Recipients } from "../../mail/recipients.ts";
+import type { HeaderField } from "../../mail/types.ts";
 import type { MutationHooks } from "../pipeline.ts";
 import { Uuid } from "../schemas.ts";
 
@@ -25,7 +26,8 @@ export function inboundRoutes(ingest: Ingest, recipients: Recipients, mailDomain
         if (!(body instanceof Uint8Array)) throw new AppError("unsupported_media_type", "send the raw message with Content-Type: message/rfc822");
         if (body.byteLength === 0) throw new AppError("validation_error", "the message is empty", { fields: [{ path: "body", message: "must be an RFC 5322 message" }] });
         const explicit = query.to === undefined ? undefined : Array.isArray(query.to) ? query.to : [query.to];
-        const addresses = explicit ?? headerRecipients(body, mailDomain);
+        const head = readHead(body);
+        const addresses = explicit ?? headerRecipients(head, mailDomain);
         if (addresses.length === 0) throw new AppError("not_found", "the message names no recipient of this service (give ?to= or a To/Cc address)");
         const found: Recipient[] = [];
         for (const address of addresses) {
@@ -33,7 +35,7 @@ export function inboundRoutes(ingest: Ingest, recipients: Recipients, mailDomain
           if (!r.ok) throw PROBLEM[r.problem](r.address);
           found.push(r.recipient);
         }
-        const { ids } = await ingest.accept({ raw: body, mailFrom: null, recipients: found, remoteAddress: null, heloName: null });
+        const { ids } = await ingest.accept({ raw: body, mailFrom: null, recipients: found, remoteAddress: null, heloName: null, headers: head });
         set.status = 202;
         return { message_ids: ids };
       },
@@ -51,9 +53,9 @@ export function inboundRoutes(ingest: Ingest, recipients: Recipients, mailDomain
   );
 }
 
-function headerRecipients(raw: Uint8Array, mailDomain: string): string[] {
+function headerRecipients(headers: HeaderField[], mailDomain: string): string[] {
   const out = new Set<string>();
-  for (const h of readHead(raw)) {
+  for (const h of headers) {
     const key = h.key.toLowerCase();
     if (key !== "to" && key !== "cc") continue;
     for (const m of h.value.matchAll(/[^\s<>,;:"()]+@[^\s<>,;:"()]+/g)) {

@@ -3,7 +3,8 @@ import { Elysia, t } from "elysia";
 import type { Mailboxes } from "../../../actors/mailbox/client.ts";
 import { messageLabelIds } from "../../../actors/mailbox/organize.ts";
 import type { Db } from "../../../db/client.ts";
-import { attachments, blobs, deliveryEvents, messageLabels, messages } from "../../../db/schema/index.ts";
+import { attachments, deliveryEvents, messageLabels, messages } from "../../../db/schema/index.ts";
+import { getBlob } from "../../mail/blobs.ts";
 import type { Owners } from "../../domain/owners.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { MailboxParams } from "../mailboxes/model.ts";
@@ -86,10 +87,10 @@ export function messageRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, muta
     return row;
   };
   const blob = async (sha256: string) => {
-    const [row] = await db.select({ bytes: blobs.bytes }).from(blobs).where(eq(blobs.sha256, sha256)).limit(1);
+    const bytes = await getBlob(db, sha256);
     // The foreign key keeps the blob as long as a message or attachment names it.
-    if (!row) throw new AppError("internal_error", `blob ${sha256} is missing`);
-    return row.bytes;
+    if (!bytes) throw new AppError("internal_error", `blob ${sha256} is missing`);
+    return bytes;
   };
 
   return new Elysia({ name: "messages" })

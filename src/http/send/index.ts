@@ -8,12 +8,11 @@ import { DRAFT_LIMITS } from "../../domain/drafts.ts";
 import type { Owners } from "../../domain/owners.ts";
 import { notFound } from "../../errors.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
-import { DraftParams } from "../drafts/model.ts";
+import { Addresses, DraftParams } from "../drafts/model.ts";
 import { MailboxParams } from "../mailboxes/model.ts";
 import { fullMessage, Message, MessageParams } from "../messages/model.ts";
 import type { MutationHooks } from "../pipeline.ts";
 
-const Addresses = t.Array(t.String({ maxLength: 254 }), { maxItems: DRAFT_LIMITS.recipients });
 const Body = t.String({ maxLength: DRAFT_LIMITS.body });
 
 const SendBody = t.Object(
