@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import MailComposer from "nodemailer/lib/mail-composer";
 import postgres from "postgres";
 
 export const ROOT = join(import.meta.dir, "..");
@@ -80,4 +81,18 @@ export function rssMiB(pid: number): number {
 export async function stop(proc: ReturnType<typeof Bun.spawn>): Promise<void> {
   proc.kill("SIGTERM");
   await proc.exited;
+}
+
+/** The ingest benches' message: 20 KiB of text and a 100 KiB attachment of random bytes. */
+export async function benchMessage(rcpt: string): Promise<Buffer> {
+  const text = ("The quarterly figures are attached. " + "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ").padEnd(20 * 1024, "x ");
+  return new MailComposer({
+    from: "Bench Sender <bench@example.com>",
+    to: rcpt,
+    subject: "Quarterly figures",
+    text: text.slice(0, 20 * 1024),
+    attachments: [{ filename: "figures.bin", content: Buffer.from(crypto.getRandomValues(new Uint8Array(100 * 1024))), contentType: "application/octet-stream" }],
+  })
+    .compile()
+    .build();
 }

@@ -14,8 +14,7 @@
 import { connect, type Socket } from "node:net";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import MailComposer from "nodemailer/lib/mail-composer";
-import { BUN, freePort, freshDatabase, ROOT, startService, stop, tempDir } from "./lib.ts";
+import { benchMessage, BUN, freePort, freshDatabase, ROOT, startService, stop, tempDir } from "./lib.ts";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" }, connections: { type: "string", default: "8" }, rounds: { type: "string", default: "2" } } });
 const seconds = Number(values.seconds);
@@ -76,18 +75,8 @@ class Client {
 }
 
 async function buildMessage(rcpt: string): Promise<string> {
-  const text = ("The quarterly figures are attached. " + "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ").repeat(1).padEnd(20 * 1024, "x ");
-  const raw = await new MailComposer({
-    from: "Bench Sender <bench@example.com>",
-    to: rcpt,
-    subject: "Quarterly figures",
-    text: text.slice(0, 20 * 1024),
-    attachments: [{ filename: "figures.bin", content: Buffer.from(crypto.getRandomValues(new Uint8Array(100 * 1024))), contentType: "application/octet-stream" }],
-  })
-    .compile()
-    .build();
   // Dot-stuffing and the end-of-data marker, as an MTA would send it.
-  const body = raw.toString("latin1").replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..");
+  const body = (await benchMessage(rcpt)).toString("latin1").replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..");
   return `${body}\r\n.\r\n`;
 }
 

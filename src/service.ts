@@ -19,6 +19,7 @@ import { readFileSync } from "node:fs";
 import { JobRunner } from "./jobs/runner.ts";
 import { Assessor } from "./mail/assess/index.ts";
 import { Ingest } from "./mail/ingest.ts";
+import { RecentRaw } from "./mail/recent-raw.ts";
 import { Deliverer } from "./mail/outbound/deliver.ts";
 import { MailParser } from "./mail/parse/index.ts";
 import { InboundProcessor } from "./mail/process.ts";
@@ -96,8 +97,9 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     cleanups.push(() => parser.close());
     const recipients = new Recipients(database.db, config.mailDomain);
     let runner: JobRunner | undefined;
-    const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke());
-    const processor = new InboundProcessor(database.db, mailboxesClient, parser, new Assessor({ mailDomain: config.mailDomain, dnsTimeoutMs: config.dnsTimeoutMs }));
+    const recentRaw = new RecentRaw();
+    const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke(), recentRaw);
+    const processor = new InboundProcessor(database.db, mailboxesClient, parser, new Assessor({ mailDomain: config.mailDomain, dnsTimeoutMs: config.dnsTimeoutMs }), recentRaw);
     const deliverer = new Deliverer(database.db, mailboxesClient, recipients, ingest, {
       relayUrl: config.smtpRelayUrl,
       mailDomain: config.mailDomain,

@@ -302,3 +302,39 @@ describe("the DNS answer cache", () => {
     expect(calls.filter((c) => c === "nx.example")).toHaveLength(2);
   });
 });
+
+describe("unsigned messages are authenticated on their head alone", () => {
+  const zone = { "_dmarc.example.com": "v=DMARC1; p=reject", "bulk-sender.example.net": "v=spf1 ip4:203.0.113.9 -all" };
+  const envelope = smtp("bounce@bulk-sender.example.net");
+
+  test("a large body changes nothing: DMARC still reads From and fails", async () => {
+    const raw = text(await fixture("dmarc_fail"));
+    const big = bytes(raw.replace(/\r?\n\r?\n/, (m) => m + "filler line\r\n".repeat(20_000)));
+    for (const r of [await checkAuth(bytes(raw), envelope, { mta: "mail.localhost", timeoutMs: 1000, resolver: zoneResolver(zone) }), await checkAuth(big, envelope, { mta: "mail.localhost", timeoutMs: 1000, resolver: zoneResolver(zone) })]) {
+      expect(r).toEqual({ spf: "pass", dkim: "none", dmarc: "fail" });
+    }
+  });
+
+  test("LF-only line endings find the same head", async () => {
+    const raw = text(await fixture("dmarc_fail")).replace(/\r\n/g, "\n");
+    const r = await checkAuth(bytes(raw), envelope, { mta: "mail.localhost", timeoutMs: 1000, resolver: zoneResolver(zone) });
+    expect(r).toEqual({ spf: "pass", dkim: "none", dmarc: "fail" });
+  });
+
+  test("a DKIM-Signature line in the body is not a signature", async () => {
+    const raw = "From: a@example.com\r\nSubject: x\r\n\r\nDKIM-Signature: v=1; d=example.com\r\n";
+    const r = await checkAuth(bytes(raw), envelope, { mta: "mail.localhost", timeoutMs: 1000, resolver: zoneResolver(zone) });
+    expect(r.dkim).toBe("none");
+  });
+
+  test("a message with an empty head (blank first line) has no From to check", async () => {
+    const raw = "\r\nFrom: a@example.com\r\nDKIM-Signature: v=1; d=example.com\r\n\r\nbody\r\n";
+    const r = await checkAuth(bytes(raw), envelope, { mta: "mail.localhost", timeoutMs: 1000, resolver: zoneResolver(zone) });
+    expect(r).toEqual({ spf: "pass", dkim: "none", dmarc: "none" });
+  });
+
+  test("a signed message is still verified over its whole body (a changed body fails)", async () => {
+    const r = await assess(await fixture("dkim_fail"), HTTP, { "rsa2024._domainkey.example.org": RSA_RECORD });
+    expect(r.auth.dkim).toBe("fail");
+  });
+});

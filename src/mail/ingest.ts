@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { putBlob } from "./blobs.ts";
 import { normalizeAddress } from "../domain/email.ts";
 import { readHead } from "./parse/head.ts";
+import type { RecentRaw } from "./recent-raw.ts";
 import type { Recipient } from "./recipients.ts";
 import type { Envelope, HeaderField } from "./types.ts";
 
@@ -27,10 +28,12 @@ export class Ingest {
     private readonly db: Db,
     private readonly mailboxes: Mailboxes,
     private readonly onStored: () => void,
+    private readonly recent?: RecentRaw,
   ) {}
 
   async accept(arrival: Arrival): Promise<{ ids: string[] }> {
     const rawSha256 = await putBlob(this.db, arrival.raw);
+    this.recent?.put(rawSha256, arrival.raw);
     const head = summarize(arrival.headers ?? readHead(arrival.raw));
     const envelope: Envelope = {
       mailFrom: arrival.mailFrom,

@@ -6,6 +6,7 @@ import type { Assessor } from "./assess/index.ts";
 import { getBlob, putBlob } from "./blobs.ts";
 import { extractText, snippetOf } from "./extract.ts";
 import type { MailParser } from "./parse/index.ts";
+import type { RecentRaw } from "./recent-raw.ts";
 import type { ParsedMail, ProcessedMail } from "./types.ts";
 
 /**
@@ -20,13 +21,14 @@ export class InboundProcessor {
     private readonly mailboxes: Mailboxes,
     private readonly parser: MailParser,
     private readonly assessor: Assessor,
+    private readonly recent?: RecentRaw,
   ) {}
 
   readonly handle = async (job: OutboxRow): Promise<void> => {
     const messageId = String(job.payload.message_id);
     const [message] = await this.db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
     if (!message || message.processedAt) return; // gone (mailbox deleted) or done
-    const raw = await getBlob(this.db, message.rawSha256);
+    const raw = this.recent?.get(message.rawSha256) ?? (await getBlob(this.db, message.rawSha256));
     if (!raw) throw new Error(`raw message ${message.rawSha256} of ${messageId} is missing`);
 
     const outcome = await this.parser.parse(raw);

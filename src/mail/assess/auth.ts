@@ -27,6 +27,9 @@ const DMARC = new Set<AuthResults["dmarc"]>(["pass", "fail", "none", "temperror"
 // When several signatures disagree the best one speaks for the message, as DMARC reads it.
 const DKIM_ORDER: AuthResults["dkim"][] = ["pass", "fail", "temperror", "permerror", "policy", "neutral", "none"];
 
+/** A head longer than this is read as if it were all head (mailauth then sees everything). */
+const HEAD_SCAN_BYTES = 256 * 1024;
+
 const timeoutError = (name: string) => Object.assign(new Error(`DNS lookup of ${name} timed out`), { code: "ETIMEOUT" });
 
 /**
@@ -59,9 +62,14 @@ export async function checkAuth(raw: Uint8Array, envelope: Envelope, opts: AuthO
   const deadline = Date.now() + opts.timeoutMs;
   const resolver = deadlineResolver(opts.resolver ?? systemResolver, deadline);
   const ip = envelope.remoteAddress || undefined;
-  const fallback: AuthResults = { spf: ip ? "temperror" : "none", dkim: hasDkimSignature(raw) ? "temperror" : "none", dmarc: "temperror" };
+  const headEnd = headLength(raw);
+  const signed = hasDkimSignature(raw, headEnd);
+  const fallback: AuthResults = { spf: ip ? "temperror" : "none", dkim: signed ? "temperror" : "none", dmarc: "temperror" };
+  // Without a signature no body hash is checked, so mailauth only needs the head (From for
+  // DMARC); streaming a large body through its DKIM reader would be work for nothing.
+  const input = signed || headEnd === raw.byteLength ? raw : raw.subarray(0, headEnd);
 
-  const run = authenticate(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
+  const run = authenticate(Buffer.from(input.buffer, input.byteOffset, input.byteLength), {
     ip,
     helo: envelope.heloName || undefined,
     sender: envelope.mailFrom || undefined,
@@ -122,9 +130,21 @@ function dkimRowResult(row: DkimRow): AuthResults["dkim"] {
   return result;
 }
 
+/** Bytes up to and including the blank line that ends the head (all of them when there is none). */
+function headLength(raw: Uint8Array): number {
+  if (raw[0] === 0x0a) return 1;
+  if (raw[0] === 0x0d && raw[1] === 0x0a) return 2;
+  const scan = Math.min(raw.byteLength, HEAD_SCAN_BYTES);
+  for (let i = 0; i < scan - 1; i++) {
+    if (raw[i] !== 0x0a) continue;
+    if (raw[i + 1] === 0x0a) return i + 2;
+    if (raw[i + 1] === 0x0d && raw[i + 2] === 0x0a) return i + 3;
+  }
+  return raw.byteLength;
+}
+
 /** Cheap look at the header block, so a timed-out run can still tell signed from unsigned. */
-function hasDkimSignature(raw: Uint8Array): boolean {
-  const head = Buffer.from(raw.buffer, raw.byteOffset, Math.min(raw.byteLength, 256 * 1024)).toString("latin1");
-  const end = head.search(/\r?\n\r?\n/);
-  return /(?:^|\n)dkim-signature:/i.test(end < 0 ? head : head.slice(0, end));
+function hasDkimSignature(raw: Uint8Array, headEnd: number): boolean {
+  const head = Buffer.from(raw.buffer, raw.byteOffset, Math.min(headEnd, HEAD_SCAN_BYTES)).toString("latin1");
+  return /(?:^|\n)dkim-signature:/i.test(head);
 }
