@@ -18,6 +18,8 @@ export interface Database {
   db: Db;
   driver: "postgres" | "pglite";
   ping(): Promise<void>;
+  /** LISTEN on a channel; notifications arrive after the notifying transaction commits. Resolves to an unsubscribe. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       db,
       driver: "postgres",
       ping: async () => void (await db.execute(sql`select 1`)),
+      listen: async (channel, onNotify) => {
+        const { unlisten } = await client.listen(channel, onNotify);
+        return unlisten;
+      },
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -56,6 +62,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     db,
     driver: "pglite",
     ping: async () => void (await db.execute(sql`select 1`)),
+    listen: (channel, onNotify) => client.listen(channel, onNotify),
     close: () => client.close(),
   };
 }

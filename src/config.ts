@@ -39,6 +39,10 @@ export interface Config {
   dnsTimeoutMs: number;
   deliveryMaxAttempts: number;
   jobPollMs: number;
+  webhookTimeoutMs: number;
+  webhookConcurrency: number;
+  webhookSweepSeconds: number;
+  eventRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -138,6 +142,10 @@ export function loadConfig(env: Env = process.env): Config {
     parseTimeoutMs: int("PARSE_TIMEOUT_MS", 5000, 100, 120_000),
     parseWorkers: int("PARSE_WORKERS", 2, 1, 64),
     dnsTimeoutMs: int("DNS_TIMEOUT_MS", 1500, 50, 30_000),
+    webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 15_000, 100, 120_000),
+    webhookConcurrency: int("WEBHOOK_CONCURRENCY", 64, 1, 4096),
+    webhookSweepSeconds: int("WEBHOOK_SWEEP_SECONDS", 60, 1, 86_400),
+    eventRetentionDays: int("EVENT_RETENTION_DAYS", 7, 7, 365),
     deliveryMaxAttempts: int("DELIVERY_MAX_ATTEMPTS", 5, 1, 100),
     jobPollMs: int("JOB_POLL_MS", 1000, 10, 60_000),
   };

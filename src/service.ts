@@ -13,6 +13,7 @@ import { Accounts } from "./domain/accounts.ts";
 import { Owners } from "./domain/owners.ts";
 import { Suppressions } from "./domain/suppressions.ts";
 import { createHttpApp } from "./http/app.ts";
+import { EventFeed } from "./events/feed.ts";
 import { IdempotencyStore } from "./http/idempotency.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { readFileSync } from "node:fs";
@@ -26,6 +27,7 @@ import { InboundProcessor } from "./mail/process.ts";
 import { Recipients } from "./mail/recipients.ts";
 import { smtpBridge } from "./mail/smtp-bridge.ts";
 import { startSmtpIngress } from "./smtp/server.ts";
+import { WebhookSystem } from "./webhooks/index.ts";
 
 export interface Service {
   httpPort: number;
@@ -33,7 +35,7 @@ export interface Service {
   adminToken: string;
   log: Logger;
   /** For tests and tools in this repository; not an API. */
-  internals: { database: Database; actors: ActorSystem; keys: KeyStore; /** "METHOD /path" of every route the app serves. */ routes: string[] };
+  internals: { database: Database; actors: ActorSystem; keys: KeyStore; /** "METHOD /path" of every route the app serves. */ routes: string[]; /** The open SSE event streams. */ events: EventFeed };
   /** Drains and closes everything; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -107,6 +109,22 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       log,
     });
     cleanups.push(() => deliverer.close());
+    const webhooks = await WebhookSystem.start(
+      database,
+      {
+        natsUrl: config.natsUrl,
+        nodeId: config.nodeId,
+        retryDelaysSeconds: config.webhookRetryDelays,
+        timeoutMs: config.webhookTimeoutMs,
+        concurrency: config.webhookConcurrency,
+        allowPrivateTargets: config.allowPrivateWebhookTargets,
+        sweepSeconds: config.webhookSweepSeconds,
+        eventRetentionDays: config.eventRetentionDays,
+        pollMs: config.jobPollMs,
+      },
+      log.child({ component: "webhooks" }),
+    );
+    cleanups.push(() => webhooks.stop());
     runner = new JobRunner(database.db, { "mail.process": processor.handle, "mail.deliver": deliverer.handle }, log.child({ component: "jobs" }), { pollMs: config.jobPollMs });
     // Stopped before the actors drain (cleanups run in reverse), after HTTP and SMTP stop taking work.
     cleanups.push(() => runner?.stop());
@@ -115,6 +133,10 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const sweep = setInterval(() => idempotency.sweep().catch((err) => log.warn({ err }, "idempotency sweep failed")), IDEMPOTENCY_SWEEP_MS);
     sweep.unref();
     cleanups.push(() => clearInterval(sweep));
+
+    // One LISTEN for the SSE event streams of this process (stopped below, before the HTTP server).
+    const events = new EventFeed((channel, onNotify) => database.listen(channel, onNotify), log.child({ component: "events" }));
+    await events.start();
 
     let draining = false;
     const accounts = new Accounts(database.db, config);
@@ -127,8 +149,10 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       mail: { ingest, recipients, runner, mailDomain: config.mailDomain, maxMessageBytes: config.smtpMaxMessageBytes },
       authenticator: new Authenticator(adminToken, keys),
       idempotency,
+      webhooks,
       log,
       version: pkg.version,
+      events,
       health: {
         nodeId: config.nodeId,
         mode: { database: database.driver, jobs: bus.mode === "nats" ? "nats" : "in-process" },
@@ -149,6 +173,8 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       draining = true;
       await server.stop(false);
     });
+    // Open event streams never end by themselves: close them before the server waits for in-flight requests.
+    cleanups.push(() => events.stop());
 
     const smtp = await startSmtpIngress(
       {
@@ -174,7 +200,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       smtpPort: smtp.port,
       adminToken,
       log,
-      internals: { database, actors, keys, routes: app.routes.map((r) => `${r.method} ${r.path}`) },
+      internals: { database, actors, keys, routes: app.routes.map((r) => `${r.method} ${r.path}`), events },
       stop: () => (stopping ??= runCleanups()),
     };
   } catch (err) {

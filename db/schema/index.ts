@@ -2,3 +2,4 @@ export * from "./accounts.ts";
 export * from "./idempotency.ts";
 export * from "./mail.ts";
 export * from "./messages.ts";
+export * from "./webhooks.ts";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { AuthResults, HeaderField } from "../../src/mail/types.ts";
 import { mailboxes } from "./accounts.ts";
 import { bytea } from "./bytea.ts";
@@ -197,9 +197,15 @@ export const outbox = pgTable(
     lockedUntil: timestamp("locked_until", { withTimezone: true, mode: "date" }),
     lastError: text("last_error"),
     doneAt: timestamp("done_at", { withTimezone: true, mode: "date" }),
+    /** Events only: 1, 2, 3… per mailbox in commit order (a trigger assigns it); the SSE event id. */
+    mailboxSeq: bigint("mailbox_seq", { mode: "number" }),
     createdAt: at("created_at"),
   },
-  (t) => [index("outbox_pending_idx").on(t.kind, t.runAfter).where(sql`${t.doneAt} is null`)],
+  (t) => [
+    index("outbox_pending_idx").on(t.kind, t.runAfter).where(sql`${t.doneAt} is null`),
+    uniqueIndex("outbox_mailbox_seq_key").on(t.mailboxId, t.mailboxSeq).where(sql`${t.kind} = 'event'`),
+    index("outbox_done_idx").on(t.doneAt).where(sql`${t.doneAt} is not null`),
+  ],
 );
 
 export type ThreadRow = typeof threads.$inferSelect;

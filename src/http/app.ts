@@ -1,3 +1,5 @@
+import type { WebhookSystem } from "../webhooks/index.ts";
+import { webhookRoutes } from "./webhooks/index.ts";
 import { Elysia } from "elysia";
 import type { Mailboxes } from "../../actors/mailbox/client.ts";
 import type { Db } from "../../db/client.ts";
@@ -23,6 +25,8 @@ import type { Recipients } from "../mail/recipients.ts";
 import { inboundRoutes } from "./inbound/index.ts";
 import { messageRoutes } from "./messages/index.ts";
 import { threadRoutes } from "./threads/index.ts";
+import type { EventFeed } from "../events/feed.ts";
+import { eventRoutes } from "./events/index.ts";
 import { sendRoutes } from "./send/index.ts";
 
 export interface HttpDeps {
@@ -35,8 +39,11 @@ export interface HttpDeps {
   authenticator: Authenticator;
   idempotency: IdempotencyStore;
   health: HealthDeps;
+  webhooks: WebhookSystem;
   log: Logger;
   version: string;
+  /** Wakes the open SSE event streams (GET /v1/mailboxes/:mailboxId/events). */
+  events: EventFeed;
 }
 
 /** The Elysia root: the request pipeline first, then one module per resource group. */
@@ -58,6 +65,8 @@ export function createHttpApp(deps: HttpDeps) {
     .use(inboundRoutes(deps.mail.ingest, deps.mail.recipients, deps.mail.mailDomain, pipeline.mutation))
     .use(sendRoutes(deps.mailboxes, deps.owners, deps.db, deps.mail.runner, pipeline.mutation))
     .use(messageRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
-    .use(threadRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation));
+    .use(threadRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
+    .use(webhookRoutes(deps.webhooks, pipeline.mutation))
+    .use(eventRoutes(deps.mailboxes, deps.db, deps.events, deps.log));
   return app;
 }

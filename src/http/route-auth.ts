@@ -55,6 +55,16 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
 
   "POST /v1/inbound/email": ADMIN,
 
+  "POST /v1/mailboxes/:mailboxId/webhooks": ADMIN,
+  "GET /v1/mailboxes/:mailboxId/webhooks": ADMIN,
+  "GET /v1/webhooks/:endpointId": ADMIN,
+  "PATCH /v1/webhooks/:endpointId": ADMIN,
+  "DELETE /v1/webhooks/:endpointId": ADMIN,
+  "POST /v1/webhooks/:endpointId/rotate-secret": ADMIN,
+  "GET /v1/webhooks/:endpointId/deliveries": ADMIN,
+  "POST /v1/webhooks/:endpointId/deliveries/:deliveryId/replay": ADMIN,
+  "POST /v1/webhooks/:endpointId/replay-failed": ADMIN,
+
   "POST /v1/mailboxes/:mailboxId/send": mailboxParam("mailboxId"),
   "POST /v1/messages/:messageId/reply": ownerOf("message", "messageId"),
   "POST /v1/drafts/:draftId/send": ownerOf("draft", "draftId"),
@@ -76,6 +86,8 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
   "POST /v1/threads/:threadId/reopen": ownerOf("thread", "threadId"),
   "POST /v1/threads/:threadId/labels/:labelId": ownerOf("thread", "threadId"),
   "DELETE /v1/threads/:threadId/labels/:labelId": ownerOf("thread", "threadId"),
+
+  "GET /v1/mailboxes/:mailboxId/events": mailboxParam("mailboxId"),
 
   "POST /v1/mailboxes/:mailboxId/api-keys": ADMIN,
   "GET /v1/mailboxes/:mailboxId/api-keys": ADMIN,

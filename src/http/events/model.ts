@@ -1,0 +1,34 @@
+import { t } from "elysia";
+import { validationError } from "../../errors.ts";
+
+export const EventStreamQuery = t.Object({
+  since: t.Optional(
+    t.String({
+      pattern: "^[0-9]+$",
+      description: "Resume point when there is no Last-Event-ID header: events numbered after it are sent. A non-negative integer; default 0 (from the oldest stored event).",
+    }),
+  ),
+});
+
+export const EventStreamHeaders = t.Object({
+  "last-event-id": t.Optional(
+    t.String({
+      pattern: "^[0-9]*$",
+      description: "The id of the last event the client got (an EventSource sends it when it reconnects); takes precedence over `since`. Empty counts as absent.",
+    }),
+  ),
+});
+
+const parse = (raw: string, path: string): number => {
+  const n = /^[0-9]{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw validationError(`${path}: must be a non-negative integer`, [{ path, message: "must be a non-negative integer" }]);
+  return n;
+};
+
+/** Last-Event-ID, else `since`, else 0; with the field it came from (for errors). */
+export function resumePoint(lastEventId: string | undefined, since: string | undefined): { after: number; path: string | null } {
+  const header = lastEventId?.trim();
+  if (header) return { after: parse(header, "headers.last-event-id"), path: "headers.last-event-id" };
+  if (since !== undefined) return { after: parse(since, "query.since"), path: "query.since" };
+  return { after: 0, path: null };
+}

@@ -1,0 +1,107 @@
+import { and, asc, eq, gte, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { mailboxes, webhookDeliveries, webhookEndpoints, type WebhookEndpointRow } from "../../db/schema/index.ts";
+import { newId } from "../domain/ids.ts";
+import { AppError, notFound, validationError } from "../errors.ts";
+import { parseTargetUrl, resolveTarget, type Lookup } from "../net/ssrf.ts";
+import { newSigningSecret, WEBHOOK_EVENTS, type WebhookEvent } from "./signing.ts";
+
+export interface EndpointChanges {
+  url?: string;
+  events?: string[];
+  enabled?: boolean;
+}
+
+export interface TargetPolicy {
+  allowPrivate: boolean;
+  /** Replaces the system resolver (tests). */
+  lookup?: Lookup;
+}
+
+/** Webhook endpoints: registration (with the SSRF guard), changes, secret rotation. */
+export class WebhookEndpoints {
+  constructor(
+    private readonly db: Db,
+    private readonly targets: TargetPolicy,
+  ) {}
+
+  async create(mailboxId: string, input: { url: string; events: string[] }): Promise<WebhookEndpointRow> {
+    const [mailbox] = await this.db.select({ accountId: mailboxes.accountId }).from(mailboxes).where(eq(mailboxes.id, mailboxId)).limit(1);
+    if (!mailbox) throw notFound("mailbox", mailboxId);
+    const url = await this.checkedUrl(input.url, "body.url");
+    const events = checkedEvents(input.events, "body.events");
+    const [row] = await this.db.insert(webhookEndpoints).values({ id: newId(), mailboxId, accountId: mailbox.accountId, url, events, secret: newSigningSecret() }).returning();
+    return row!;
+  }
+
+  async list(mailboxId: string): Promise<WebhookEndpointRow[]> {
+    const [mailbox] = await this.db.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.id, mailboxId)).limit(1);
+    if (!mailbox) throw notFound("mailbox", mailboxId);
+    return this.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.mailboxId, mailboxId)).orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+  }
+
+  async get(id: string): Promise<WebhookEndpointRow> {
+    const [row] = await this.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).limit(1);
+    if (!row) throw notFound("webhook endpoint", id);
+    return row;
+  }
+
+  async update(id: string, changes: EndpointChanges): Promise<WebhookEndpointRow> {
+    await this.get(id);
+    const set: Partial<typeof webhookEndpoints.$inferInsert> = { updatedAt: new Date() };
+    if (changes.url !== undefined) set.url = await this.checkedUrl(changes.url, "body.url");
+    if (changes.events !== undefined) set.events = checkedEvents(changes.events, "body.events");
+    if (changes.enabled !== undefined) set.enabled = changes.enabled;
+    const [row] = await this.db.update(webhookEndpoints).set(set).where(eq(webhookEndpoints.id, id)).returning();
+    if (!row) throw notFound("webhook endpoint", id);
+    return row;
+  }
+
+  /** Deletes the endpoint with its deliveries and their history. */
+  async remove(id: string): Promise<void> {
+    const deleted = await this.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id });
+    if (deleted.length === 0) throw notFound("webhook endpoint", id);
+  }
+
+  /** A new secret signs every attempt from now on, retries of earlier deliveries included. */
+  async rotateSecret(id: string): Promise<WebhookEndpointRow> {
+    const [row] = await this.db.update(webhookEndpoints).set({ secret: newSigningSecret(), updatedAt: new Date() }).where(eq(webhookEndpoints.id, id)).returning();
+    if (!row) throw notFound("webhook endpoint", id);
+    return row;
+  }
+
+  /**
+   * Puts the endpoint's failed deliveries (created at or after `since`) back on a fresh
+   * schedule; returns their ids so the caller can hand them to the transport.
+   */
+  async reopenFailed(id: string, since: Date | undefined): Promise<string[]> {
+    const endpoint = await this.get(id);
+    if (!endpoint.enabled) throw new AppError("validation_error", "the endpoint is disabled; enable it before replaying", { fields: [{ path: "endpointId", message: "endpoint is disabled" }] });
+    const rows = await this.db
+      .update(webhookDeliveries)
+      .set({ state: "pending", scheduleAttempts: 0, nextAttemptAt: sql`now()`, publishedAt: null, lockedUntil: null, finishedAt: null })
+      .where(and(eq(webhookDeliveries.endpointId, id), eq(webhookDeliveries.state, "failed"), since ? gte(webhookDeliveries.createdAt, since) : undefined))
+      .returning({ id: webhookDeliveries.id });
+    return rows.map((r) => r.id);
+  }
+
+  private async checkedUrl(raw: string, path: string): Promise<string> {
+    const parsed = parseTargetUrl(raw);
+    if (!parsed.ok) throw validationError(`url ${parsed.reason}`, [{ path, message: parsed.reason }]);
+    const target = await resolveTarget(parsed.url, { allowPrivate: this.targets.allowPrivate, lookup: this.targets.lookup });
+    // A name that does not resolve now is not shown to be private: it is taken, and every
+    // delivery checks it again before connecting.
+    if (!target.ok && target.kind === "blocked") throw validationError(`url is not allowed: ${target.reason}`, [{ path, message: target.reason }]);
+    return parsed.url.toString();
+  }
+}
+
+function checkedEvents(events: string[], path: string): WebhookEvent[] {
+  const known = new Set<string>(WEBHOOK_EVENTS);
+  const bad = events.filter((e) => !known.has(e));
+  if (bad.length > 0) {
+    throw validationError(`unknown event ${bad.map((e) => JSON.stringify(e)).join(", ")}; events are ${WEBHOOK_EVENTS.join(", ")}`, [{ path, message: `unknown event(s): ${bad.join(", ")}` }]);
+  }
+  if (events.length === 0) throw validationError("events must name at least one event", [{ path, message: "must not be empty" }]);
+  return [...new Set(events)] as WebhookEvent[];
+}

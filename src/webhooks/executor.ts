@@ -1,0 +1,107 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { rowsOf } from "../../db/migrate.ts";
+import { attemptDelivery, type AttemptOptions, type AttemptResult } from "./attempt.ts";
+import type { AttemptRecorder, Recorded } from "./recorder.ts";
+
+/** What became of a delivery handed to the executor. */
+export type Outcome =
+  | { kind: "done" } // succeeded or failed for good, or gone: nothing more to schedule
+  | { kind: "retry"; at: Date } // pending: attempt again at `at`
+  | { kind: "not-yet"; at: Date }; // not due (an early duplicate): look again at `at`
+
+interface Loaded {
+  id: string;
+  endpoint_id: string;
+  event: string;
+  body: string;
+  state: string;
+  next_attempt_at: string | Date;
+  url: string;
+  secret: string;
+  enabled: boolean;
+}
+
+/**
+ * Runs one attempt of a delivery, whichever transport handed it over: reads the delivery and
+ * its endpoint (reads of the same tick share one query), makes the request and has the
+ * result recorded. The database decides: a delivery that already succeeded or failed for
+ * good is not sent again, whatever a transport redelivers.
+ */
+export class DeliveryExecutor {
+  private pending = new Map<string, ((row: Loaded | undefined) => void)[]>();
+  private scheduled = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly recorder: AttemptRecorder,
+    private readonly opts: AttemptOptions,
+    private readonly onAttempt?: (result: AttemptResult) => void,
+  ) {}
+
+  async deliver(id: string, trigger: AttemptResult["trigger"] = "scheduled"): Promise<Outcome> {
+    const row = await this.load(id);
+    if (!row) return { kind: "done" };
+    if (trigger === "scheduled") {
+      if (row.state !== "pending") return { kind: "done" };
+      const due = new Date(row.next_attempt_at);
+      if (due.getTime() > Date.now() + 50) return { kind: "not-yet", at: due };
+      if (!row.enabled) {
+        await this.db.execute(sql`update webhook_deliveries set state = 'failed', finished_at = now(), locked_until = null where id = ${id} and state = 'pending'`);
+        return { kind: "done" };
+      }
+    }
+    const result = await attemptDelivery({ deliveryId: row.id, endpointId: row.endpoint_id, event: row.event, body: row.body, url: row.url, secret: row.secret }, trigger, this.opts);
+    this.onAttempt?.(result);
+    const recorded = await this.recorder.record(result);
+    return outcomeOf(recorded);
+  }
+
+  /** A replay: one attempt now whatever the delivery's state; returns the recorded attempt. */
+  async replay(id: string): Promise<{ result: AttemptResult; recorded: Recorded | null } | null> {
+    const row = await this.load(id);
+    if (!row) return null;
+    const result = await attemptDelivery({ deliveryId: row.id, endpointId: row.endpoint_id, event: row.event, body: row.body, url: row.url, secret: row.secret }, "replay", this.opts);
+    this.onAttempt?.(result);
+    return { result, recorded: await this.recorder.record(result) };
+  }
+
+  private load(id: string): Promise<Loaded | undefined> {
+    return new Promise((resolve) => {
+      const waiters = this.pending.get(id);
+      if (waiters) waiters.push(resolve);
+      else this.pending.set(id, [resolve]);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        queueMicrotask(() => void this.loadBatch());
+      }
+    });
+  }
+
+  private async loadBatch(): Promise<void> {
+    const batch = this.pending;
+    this.pending = new Map();
+    this.scheduled = false;
+    const ids = [...batch.keys()];
+    let rows: Loaded[] = [];
+    try {
+      rows = rowsOf<Loaded>(
+        await this.db.execute(sql`
+          select d.id, d.endpoint_id, d.event, d.body, d.state, d.next_attempt_at, e.url, e.secret, e.enabled
+          from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+          where d.id = any(${`{${ids.join(",")}}`}::uuid[])`),
+      );
+    } catch {
+      // Unreadable now: treat as not yet due, so the transport offers it again shortly.
+      for (const [id, waiters] of batch) for (const w of waiters) w({ id, state: "pending", next_attempt_at: new Date(Date.now() + 1000) } as Loaded);
+      return;
+    }
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const [id, waiters] of batch) for (const w of waiters) w(byId.get(id));
+  }
+}
+
+function outcomeOf(recorded: Recorded | null): Outcome {
+  if (!recorded || recorded.state !== "pending" || !recorded.nextAttemptAt) return { kind: "done" };
+  return { kind: "retry", at: recorded.nextAttemptAt };
+}

@@ -1,0 +1,133 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { webhookAttempts, webhookDeliveries, type WebhookAttemptRow } from "../../db/schema/index.ts";
+import { notFound } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { Lookup } from "../net/ssrf.ts";
+import { WebhookEndpoints } from "./endpoints.ts";
+import { DeliveryExecutor } from "./executor.ts";
+import { LocalDeliveryQueue } from "./local-queue.ts";
+import { DUPLICATE_WINDOW_MS, NatsTransport } from "./nats-transport.ts";
+import { AttemptRecorder } from "./recorder.ts";
+import { EventRelay, type NewDelivery } from "./relay.ts";
+import { Sweeper } from "./sweeper.ts";
+
+export interface WebhookSettings {
+  natsUrl: string | undefined;
+  nodeId: string;
+  retryDelaysSeconds: number[];
+  timeoutMs: number;
+  concurrency: number;
+  allowPrivateTargets: boolean;
+  sweepSeconds: number;
+  eventRetentionDays: number;
+  pollMs: number;
+  /** Replaces the system resolver for webhook targets (tests). */
+  lookup?: Lookup;
+}
+
+/**
+ * Events to webhooks: outbox → relay → deliveries → transport (JetStream, or the database
+ * itself without NATS) → signed attempts → recorded history. See README "Events and webhooks".
+ */
+export class WebhookSystem {
+  readonly endpoints: WebhookEndpoints;
+  private unlisten: (() => Promise<void>) | undefined;
+
+  private constructor(
+    private readonly database: Database,
+    private readonly executor: DeliveryExecutor,
+    private readonly recorder: AttemptRecorder,
+    private readonly relay: EventRelay,
+    private readonly transport: { kind: "nats"; nats: NatsTransport } | { kind: "local"; queue: LocalDeliveryQueue },
+    private readonly sweeper: Sweeper,
+    settings: WebhookSettings,
+  ) {
+    this.endpoints = new WebhookEndpoints(database.db, { allowPrivate: settings.allowPrivateTargets, lookup: settings.lookup });
+  }
+
+  static async start(database: Database, settings: WebhookSettings, log: Logger): Promise<WebhookSystem> {
+    const db = database.db;
+    const recorder = new AttemptRecorder(db, settings.retryDelaysSeconds);
+    const executor = new DeliveryExecutor(db, recorder, { timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivateTargets, lookup: settings.lookup });
+    let transport: { kind: "nats"; nats: NatsTransport } | { kind: "local"; queue: LocalDeliveryQueue };
+    if (settings.natsUrl) {
+      const nats = await NatsTransport.open(db, executor, log, { natsUrl: settings.natsUrl, nodeId: settings.nodeId, concurrency: settings.concurrency, attemptTimeoutMs: settings.timeoutMs });
+      transport = { kind: "nats", nats };
+    } else {
+      transport = { kind: "local", queue: new LocalDeliveryQueue(db, executor, log, { concurrency: settings.concurrency, pollMs: settings.pollMs }) };
+    }
+    const handOver = (deliveries: NewDelivery[]) =>
+      transport.kind === "nats" ? transport.nats.publish(deliveries.map((d) => d.id)) : transport.queue.poke();
+    const relay = new EventRelay(db, handOver, log, settings.pollMs);
+    const ackWaitMs = Math.max(30_000, settings.timeoutMs * 2);
+    const sweeper = new Sweeper(db, log, {
+      intervalMs: settings.sweepSeconds * 1000,
+      eventRetentionDays: settings.eventRetentionDays,
+      republish: transport.kind === "nats" ? (ids) => transport.nats.publish(ids) : undefined,
+      overdueMs: ackWaitMs + DUPLICATE_WINDOW_MS + 30_000,
+    });
+    const system = new WebhookSystem(database, executor, recorder, relay, transport, sweeper, settings);
+    // Every node hears every commit of events, so whichever is free fans them out at once.
+    system.unlisten = await database.listen("mailroom_events", () => relay.poke());
+    if (transport.kind === "nats") transport.nats.start();
+    else transport.queue.start();
+    relay.start();
+    sweeper.start();
+    return system;
+  }
+
+  get mode(): "nats" | "in-process" {
+    return this.transport.kind === "nats" ? "nats" : "in-process";
+  }
+
+  /** Fan out now: events were committed on this node (the notification would come a moment later). */
+  poke(): void {
+    this.relay.poke();
+  }
+
+  async history(endpointId: string, limit: number): Promise<WebhookAttemptRow[]> {
+    await this.endpoints.get(endpointId);
+    return this.database.db.select().from(webhookAttempts).where(eq(webhookAttempts.endpointId, endpointId)).orderBy(desc(webhookAttempts.finishedAt), desc(webhookAttempts.attempt)).limit(limit);
+  }
+
+  /** Sends a delivery again now, as a new attempt, and returns that attempt. */
+  async replay(endpointId: string, deliveryId: string): Promise<WebhookAttemptRow> {
+    const [delivery] = await this.database.db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)))
+      .limit(1);
+    if (!delivery) throw notFound("webhook delivery", deliveryId);
+    const replayed = await this.executor.replay(deliveryId);
+    if (!replayed?.recorded) throw notFound("webhook delivery", deliveryId);
+    const [attempt] = await this.database.db
+      .select()
+      .from(webhookAttempts)
+      .where(and(eq(webhookAttempts.deliveryId, deliveryId), eq(webhookAttempts.attempt, replayed.recorded.attempt)))
+      .limit(1);
+    return attempt!;
+  }
+
+  /** Puts failed deliveries (since `since`) on a fresh retry schedule; returns how many. */
+  async replayFailed(endpointId: string, since: Date | undefined): Promise<number> {
+    const ids = await this.endpoints.reopenFailed(endpointId, since);
+    if (this.transport.kind === "nats") await this.transport.nats.publish(ids, `replay-${Date.now()}`);
+    else this.transport.queue.poke();
+    return ids.length;
+  }
+
+  /** Test and tool hook: one sweep now. */
+  sweep() {
+    return this.sweeper.sweep();
+  }
+
+  async stop(): Promise<void> {
+    await this.unlisten?.().catch(() => {});
+    await this.relay.stop();
+    await this.sweeper.stop();
+    if (this.transport.kind === "nats") await this.transport.nats.stop();
+    else await this.transport.queue.stop();
+    await this.recorder.idle();
+  }
+}
