@@ -39,6 +39,7 @@ export interface Config {
   dnsTimeoutMs: number;
   deliveryMaxAttempts: number;
   jobPollMs: number;
+  jobLeaseSeconds: number;
   webhookTimeoutMs: number;
   webhookConcurrency: number;
   webhookSweepSeconds: number;
@@ -142,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     parseTimeoutMs: int("PARSE_TIMEOUT_MS", 5000, 100, 120_000),
     parseWorkers: int("PARSE_WORKERS", 2, 1, 64),
     dnsTimeoutMs: int("DNS_TIMEOUT_MS", 1500, 50, 30_000),
+    jobLeaseSeconds: int("JOB_LEASE_SECONDS", 60, 2, 3600),
     webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 15_000, 100, 120_000),
     webhookConcurrency: int("WEBHOOK_CONCURRENCY", 64, 1, 4096),
     webhookSweepSeconds: int("WEBHOOK_SWEEP_SECONDS", 60, 1, 86_400),

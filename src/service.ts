@@ -35,7 +35,7 @@ export interface Service {
   adminToken: string;
   log: Logger;
   /** For tests and tools in this repository; not an API. */
-  internals: { database: Database; actors: ActorSystem; keys: KeyStore; /** "METHOD /path" of every route the app serves. */ routes: string[]; /** The open SSE event streams. */ events: EventFeed };
+  internals: { database: Database; actors: ActorSystem; keys: KeyStore; webhooks: WebhookSystem; /** "METHOD /path" of every route the app serves. */ routes: string[]; /** The open SSE event streams. */ events: EventFeed };
   /** Drains and closes everything; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -125,7 +125,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       log.child({ component: "webhooks" }),
     );
     cleanups.push(() => webhooks.stop());
-    runner = new JobRunner(database.db, { "mail.process": processor.handle, "mail.deliver": deliverer.handle }, log.child({ component: "jobs" }), { pollMs: config.jobPollMs });
+    runner = new JobRunner(database.db, { "mail.process": processor.handle, "mail.deliver": deliverer.handle }, log.child({ component: "jobs" }), { pollMs: config.jobPollMs, leaseMs: config.jobLeaseSeconds * 1000 });
     // Stopped before the actors drain (cleanups run in reverse), after HTTP and SMTP stop taking work.
     cleanups.push(() => runner?.stop());
 
@@ -200,7 +200,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       smtpPort: smtp.port,
       adminToken,
       log,
-      internals: { database, actors, keys, routes: app.routes.map((r) => `${r.method} ${r.path}`), events },
+      internals: { database, actors, keys, webhooks, routes: app.routes.map((r) => `${r.method} ${r.path}`), events },
       stop: () => (stopping ??= runCleanups()),
     };
   } catch (err) {

@@ -89,6 +89,12 @@ async function pathOf(pattern: string): Promise<string> {
     const m = await (pathMessage ??= deliverPathMessage());
     path = path.replace(":messageId", m.id).replace(":threadId", m.threadId).replace(":attachmentId", m.attachmentId);
   }
+  if (path.includes(":endpointId")) {
+    const hook = await t.api("POST", `/v1/mailboxes/${seed.agent.id}/webhooks`, { body: { url: "https://hooks.example.com/auth", events: ["message.sent"] } });
+    path = path.replace(":endpointId", hook.body.webhook.id);
+  }
+  // A delivery id that does not exist: the auth check comes first, the handler answers 404.
+  path = path.replace(":deliveryId", crypto.randomUUID());
   if (path.includes(":")) throw new Error(`auth suite: no test value for a parameter of ${pattern}; add one to pathOf()`);
   return path;
 }

@@ -79,6 +79,11 @@ export async function request(baseUrl: string, admin: string, method: string, pa
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) headers["content-type"] = "application/json";
   const res = await fetch(baseUrl + path, { method, headers, body });
+  // An event stream never ends: report its status and headers, and hang up.
+  if (res.headers.get("content-type")?.startsWith("text/event-stream")) {
+    await res.body?.cancel();
+    return { status: res.status, headers: res.headers, body: undefined, text: "" };
+  }
   const text = await res.text();
   let parsed: unknown = undefined;
   try {

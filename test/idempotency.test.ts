@@ -426,6 +426,13 @@ describe("every route that changes something honours Idempotency-Key", () => {
     "POST /v1/mailboxes/:mailboxId/send": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/send`, body: { to: ["idem@example.com"], subject: "idem", textBody: "once" } }),
     "POST /v1/messages/:messageId/reply": () => ({ path: `/v1/messages/00000000-0000-4000-8000-000000000000/reply`, body: { textBody: "none" } }),
     "POST /v1/drafts/:draftId/send": () => ({ path: `/v1/drafts/00000000-0000-4000-8000-000000000000/send` }),
+    "POST /v1/mailboxes/:mailboxId/webhooks": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/webhooks`, body: { url: "https://idem.example.com/hook", events: ["message.sent"] } }),
+    // Endpoints of a fresh account do not exist yet: these replay their 404.
+    "PATCH /v1/webhooks/:endpointId": () => ({ path: `/v1/webhooks/00000000-0000-4000-8000-000000000000`, body: { enabled: false } }),
+    "DELETE /v1/webhooks/:endpointId": () => ({ path: `/v1/webhooks/00000000-0000-4000-8000-000000000000` }),
+    "POST /v1/webhooks/:endpointId/rotate-secret": () => ({ path: `/v1/webhooks/00000000-0000-4000-8000-000000000000/rotate-secret` }),
+    "POST /v1/webhooks/:endpointId/deliveries/:deliveryId/replay": () => ({ path: `/v1/webhooks/00000000-0000-4000-8000-000000000000/deliveries/00000000-0000-4000-8000-000000000001/replay` }),
+    "POST /v1/webhooks/:endpointId/replay-failed": () => ({ path: `/v1/webhooks/00000000-0000-4000-8000-000000000000/replay-failed`, body: {} }),
     "PUT /v1/mailboxes/:mailboxId/policy": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/policy`, body: { allow_auto_reply: false } }),
     "POST /v1/accounts/:accountId/suppressions": (s) => ({ path: `/v1/accounts/${s.account.id}/suppressions`, body: { address: "someone@example.com" } }),
     "DELETE /v1/accounts/:accountId/suppressions": (s) => ({ path: `/v1/accounts/${s.account.id}/suppressions?address=nobody@example.com` }),

@@ -58,7 +58,7 @@ export function openapiRoutes(getApp: () => Elysia<any, any, any, any, any, any,
         version: info.version,
         description: "Mailboxes for software agents: email, an agent-to-agent protocol and signed webhooks behind one HTTP API. Every error uses the envelope `{error:{code,message,details}}`.",
       },
-      tags: [{ name: "Accounts" }, { name: "Mailboxes" }, { name: "API keys" }, { name: "Policy" }, { name: "Drafts" }, { name: "Labels" }, { name: "Suppressions" }, { name: "Messages" }, { name: "Threads" }, { name: "Inbound" }, { name: "Utility" }],
+      tags: [{ name: "Accounts" }, { name: "Mailboxes" }, { name: "API keys" }, { name: "Policy" }, { name: "Drafts" }, { name: "Labels" }, { name: "Suppressions" }, { name: "Messages" }, { name: "Threads" }, { name: "Inbound" }, { name: "Webhooks" }, { name: "Events" }, { name: "Utility" }],
       paths,
       components: {
         schemas: { ...components.schemas, Error: ERROR_SCHEMA },

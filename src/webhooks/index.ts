@@ -7,7 +7,7 @@ import type { Lookup } from "../net/ssrf.ts";
 import { WebhookEndpoints } from "./endpoints.ts";
 import { DeliveryExecutor } from "./executor.ts";
 import { LocalDeliveryQueue } from "./local-queue.ts";
-import { DUPLICATE_WINDOW_MS, NatsTransport } from "./nats-transport.ts";
+import { ackWaitFor, DUPLICATE_WINDOW_MS, NatsTransport } from "./nats-transport.ts";
 import { AttemptRecorder } from "./recorder.ts";
 import { EventRelay, type NewDelivery } from "./relay.ts";
 import { Sweeper } from "./sweeper.ts";
@@ -55,12 +55,12 @@ export class WebhookSystem {
       const nats = await NatsTransport.open(db, executor, log, { natsUrl: settings.natsUrl, nodeId: settings.nodeId, concurrency: settings.concurrency, attemptTimeoutMs: settings.timeoutMs });
       transport = { kind: "nats", nats };
     } else {
-      transport = { kind: "local", queue: new LocalDeliveryQueue(db, executor, log, { concurrency: settings.concurrency, pollMs: settings.pollMs }) };
+      transport = { kind: "local", queue: new LocalDeliveryQueue(db, executor, log, { concurrency: settings.concurrency, pollMs: settings.pollMs, attemptTimeoutMs: settings.timeoutMs }) };
     }
     const handOver = (deliveries: NewDelivery[]) =>
       transport.kind === "nats" ? transport.nats.publish(deliveries.map((d) => d.id)) : transport.queue.poke();
     const relay = new EventRelay(db, handOver, log, settings.pollMs);
-    const ackWaitMs = Math.max(30_000, settings.timeoutMs * 2);
+    const ackWaitMs = ackWaitFor(settings.timeoutMs);
     const sweeper = new Sweeper(db, log, {
       intervalMs: settings.sweepSeconds * 1000,
       eventRetentionDays: settings.eventRetentionDays,

@@ -4,7 +4,8 @@ import { rowsOf } from "../../db/migrate.ts";
 import type { Logger } from "../log.ts";
 import type { DeliveryExecutor } from "./executor.ts";
 
-const LEASE_MS = 60_000;
+/** A claim outlives the attempt it is for (its HTTP deadline) by this much before another node may take it. */
+const LEASE_MARGIN_MS = 5_000;
 
 /**
  * The transport without NATS: due deliveries are claimed straight from the database (SKIP
@@ -23,7 +24,7 @@ export class LocalDeliveryQueue {
     private readonly db: Db,
     private readonly executor: DeliveryExecutor,
     private readonly log: Logger,
-    private readonly opts: { concurrency: number; pollMs: number },
+    private readonly opts: { concurrency: number; pollMs: number; attemptTimeoutMs: number },
   ) {}
 
   start(): void {
@@ -86,7 +87,7 @@ export class LocalDeliveryQueue {
   private async claim(limit: number): Promise<string[]> {
     const rows = rowsOf<{ id: string }>(
       await this.db.execute(sql`
-        update webhook_deliveries set locked_until = now() + make_interval(secs => ${LEASE_MS / 1000})
+        update webhook_deliveries set locked_until = now() + make_interval(secs => ${(this.opts.attemptTimeoutMs + LEASE_MARGIN_MS) / 1000})
         where id in (
           select id from webhook_deliveries
           where state = 'pending' and next_attempt_at <= now() and (locked_until is null or locked_until < now())

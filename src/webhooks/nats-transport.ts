@@ -59,7 +59,7 @@ export class NatsTransport {
       }
       const consumer = {
         ack_policy: AckPolicy.Explicit,
-        ack_wait: nanos(Math.max(30_000, opts.attemptTimeoutMs * 2)),
+        ack_wait: nanos(ackWaitFor(opts.attemptTimeoutMs)),
         max_deliver: -1,
         max_ack_pending: 10_000,
         filter_subject: SUBJECT,
@@ -133,5 +133,8 @@ export class NatsTransport {
     await this.nc.drain().catch(() => this.nc.close());
   }
 }
+
+/** Longer than an attempt can take (its HTTP deadline), so only a dead node's messages time out. */
+export const ackWaitFor = (attemptTimeoutMs: number) => Math.max(attemptTimeoutMs * 2, attemptTimeoutMs + 5_000);
 
 const isNotFound = (err: unknown) => /not found/i.test(String((err as Error)?.message ?? err));

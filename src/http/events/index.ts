@@ -47,6 +47,10 @@ export function eventRoutes(mailboxes: Mailboxes, db: Db, feed: EventFeed, log: 
             description: "An endless `text/event-stream` of `id`/`event`/`data` messages",
             content: { "text/event-stream": { schema: { type: "string" as const } } },
           },
+          503: {
+            description: "The service is shutting down (`service_unavailable`); see Retry-After",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+          },
         },
       },
     },
