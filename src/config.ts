@@ -145,7 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     dnsTimeoutMs: int("DNS_TIMEOUT_MS", 1500, 50, 30_000),
     jobLeaseSeconds: int("JOB_LEASE_SECONDS", 60, 2, 3600),
     webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 15_000, 100, 120_000),
-    webhookConcurrency: int("WEBHOOK_CONCURRENCY", 64, 1, 4096),
+    webhookConcurrency: int("WEBHOOK_CONCURRENCY", 256, 1, 4096),
     webhookSweepSeconds: int("WEBHOOK_SWEEP_SECONDS", 60, 1, 86_400),
     eventRetentionDays: int("EVENT_RETENTION_DAYS", 7, 7, 365),
     deliveryMaxAttempts: int("DELIVERY_MAX_ATTEMPTS", 5, 1, 100),
