@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { outbox, type OutboxRow } from "../../db/schema/index.ts";
 import type { Logger } from "../log.ts";
 import type { JobKind } from "./outbox.ts";
+import { PokeLoop } from "./poke-loop.ts";
 
 export type JobHandler = (job: OutboxRow) => Promise<void>;
 
@@ -30,10 +31,10 @@ export class JobRunner {
   private readonly leaseMs: number;
   private readonly backoffMs: (attempt: number) => number;
   private readonly inFlight = new Set<Promise<void>>();
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private draining: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly loop = new PokeLoop(
+    () => this.drain(),
+    (err) => this.log.warn({ err }, "job runner: claiming jobs failed"),
+  );
 
   constructor(
     private readonly db: Db,
@@ -48,27 +49,12 @@ export class JobRunner {
   }
 
   start(): void {
-    this.timer = setInterval(() => this.poke(), this.pollMs);
-    this.timer.unref?.();
-    this.poke();
+    this.loop.start(this.pollMs);
   }
 
   /** Something was enqueued: look now rather than at the next poll. */
   poke(): void {
-    if (this.stopped) return;
-    if (this.draining) {
-      this.again = true;
-      return;
-    }
-    this.draining = this.drain()
-      .catch((err) => this.log.warn({ err }, "job runner: claiming jobs failed"))
-      .finally(() => {
-        this.draining = undefined;
-        if (this.again) {
-          this.again = false;
-          this.poke();
-        }
-      });
+    this.loop.poke();
   }
 
   /** Runs one job now if it is pending and unclaimed (a send that wants its first attempt inline). */
@@ -80,15 +66,13 @@ export class JobRunner {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.draining;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
   }
 
   private async drain(): Promise<void> {
     const kinds = Object.keys(this.handlers) as JobKind[];
-    while (!this.stopped) {
+    while (!this.loop.isStopped) {
       const room = this.concurrency - this.inFlight.size;
       if (room <= 0) return; // a finishing job pokes again
       const jobs = await this.claim(and(inArray(outbox.kind, kinds), lte(outbox.runAfter, sql`now()`))!, room);

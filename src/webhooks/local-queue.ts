@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../../db/migrate.ts";
+import { PokeLoop } from "../jobs/poke-loop.ts";
 import type { Logger } from "../log.ts";
 import type { DeliveryExecutor } from "./executor.ts";
 
@@ -14,10 +15,7 @@ const LEASE_MARGIN_MS = 5_000;
  */
 export class LocalDeliveryQueue {
   private readonly inFlight = new Set<Promise<void>>();
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
-  private poll: ReturnType<typeof setInterval> | undefined;
+  private readonly loop: PokeLoop;
   private wake: { timer: ReturnType<typeof setTimeout>; at: number } | undefined;
 
   constructor(
@@ -25,41 +23,29 @@ export class LocalDeliveryQueue {
     private readonly executor: DeliveryExecutor,
     private readonly log: Logger,
     private readonly opts: { concurrency: number; pollMs: number; attemptTimeoutMs: number },
-  ) {}
+  ) {
+    this.loop = new PokeLoop(
+      () => this.drain(),
+      (err) => this.log.warn({ err }, "webhook queue: claiming deliveries failed"),
+    );
+  }
 
   start(): void {
-    this.poll = setInterval(() => this.poke(), this.opts.pollMs);
-    this.poll.unref?.();
-    this.poke();
+    this.loop.start(this.opts.pollMs);
   }
 
   poke(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((err) => this.log.warn({ err }, "webhook queue: claiming deliveries failed"))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.poke();
-        }
-      });
+    this.loop.poke();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.poll) clearInterval(this.poll);
     if (this.wake) clearTimeout(this.wake.timer);
-    await this.running;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped) {
+    while (!this.loop.isStopped) {
       const room = this.opts.concurrency - this.inFlight.size;
       if (room <= 0) return; // a finishing attempt pokes again
       const ids = await this.claim(room);
@@ -102,7 +88,7 @@ export class LocalDeliveryQueue {
   /** Look again when a retry falls due (the poll would find it too, only later). */
   private wakeAt(at: Date): void {
     const when = at.getTime();
-    if (this.stopped || (this.wake && this.wake.at <= when)) return;
+    if (this.loop.isStopped || (this.wake && this.wake.at <= when)) return;
     if (this.wake) clearTimeout(this.wake.timer);
     const timer = setTimeout(() => {
       this.wake = undefined;

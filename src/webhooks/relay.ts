@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../../db/migrate.ts";
+import { PokeLoop } from "../jobs/poke-loop.ts";
 import type { Logger } from "../log.ts";
 
 export interface NewDelivery {
@@ -19,50 +20,35 @@ const BATCH = 500;
  * (pending, never published) and hands them over.
  */
 export class EventRelay {
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly loop: PokeLoop;
 
   constructor(
     private readonly db: Db,
     private readonly onDeliveries: (deliveries: NewDelivery[]) => Promise<void> | void,
     private readonly log: Logger,
     private readonly pollMs = 1000,
-  ) {}
+  ) {
+    this.loop = new PokeLoop(
+      () => this.drain(),
+      (err) => this.log.warn({ err }, "event relay: fan-out failed; will retry"),
+    );
+  }
 
   start(): void {
-    this.timer = setInterval(() => this.poke(), this.pollMs);
-    this.timer.unref?.();
-    this.poke();
+    this.loop.start(this.pollMs);
   }
 
   /** New events were committed (a notification, or this node wrote them). */
   poke(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((err) => this.log.warn({ err }, "event relay: fan-out failed; will retry"))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.poke();
-        }
-      });
+    this.loop.poke();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped) {
+    while (!this.loop.isStopped) {
       const { events, deliveries } = await this.fanOut();
       if (deliveries.length > 0) await this.onDeliveries(deliveries);
       if (events < BATCH) return;

@@ -1,0 +1,50 @@
+/**
+ * A drain that runs when poked and on a poll, never twice at once: a poke that arrives while
+ * it runs makes it run once more afterwards, so nothing poked is missed and pokes coalesce.
+ * The job runner, the event relay and the local webhook queue all work this way.
+ */
+export class PokeLoop {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly drain: () => Promise<void>,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  start(pollMs: number): void {
+    this.timer = setInterval(() => this.poke(), pollMs);
+    this.timer.unref?.();
+    this.poke();
+  }
+
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch(this.onError)
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        }
+      });
+  }
+
+  /** No more runs; resolves when the current one has finished. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}
