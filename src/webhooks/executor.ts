@@ -24,7 +24,7 @@ interface Loaded {
 
 /**
  * Runs one attempt of a delivery, whichever transport handed it over: reads the delivery and
- * its endpoint (reads of the same tick share one query), makes the request and has the
+ * its endpoint (reads of the same turn share one query), makes the request and has the
  * result recorded. The database decides: a delivery that already succeeded or failed for
  * good is not sent again, whatever a transport redelivers.
  */
@@ -73,7 +73,9 @@ export class DeliveryExecutor {
       else this.pending.set(id, [resolve]);
       if (!this.scheduled) {
         this.scheduled = true;
-        queueMicrotask(() => void this.loadBatch());
+        // A macrotask, not a microtask: messages a transport hands over one by one within the
+        // same turn of the event loop then share one query.
+        setImmediate(() => void this.loadBatch());
       }
     });
   }
