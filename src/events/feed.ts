@@ -21,6 +21,7 @@ interface Subscriber {
  */
 export class EventFeed {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
+  private readonly everyEvent = new Set<() => void>();
   private unlisten: (() => Promise<void>) | undefined;
   private state: "new" | "running" | "stopped" = "new";
 
@@ -74,8 +75,21 @@ export class EventFeed {
     };
   }
 
-  /** Wakes the streams of one mailbox (what a notification does). */
+  /** Calls `wake` on every event of any mailbox (the webhook relay); answers the unsubscribe. */
+  onEveryEvent(wake: () => void): () => void {
+    this.everyEvent.add(wake);
+    return () => void this.everyEvent.delete(wake);
+  }
+
+  /** Wakes the streams of one mailbox (what a notification does), and the every-event listeners. */
   notify(mailboxId: string): void {
+    for (const wake of this.everyEvent) {
+      try {
+        wake();
+      } catch (err) {
+        this.log?.warn({ err }, "event listener failed");
+      }
+    }
     const set = this.subscribers.get(mailboxId.trim().toLowerCase());
     if (!set) return;
     for (const s of [...set]) {
@@ -93,6 +107,7 @@ export class EventFeed {
     this.state = "stopped";
     const all = [...this.subscribers.values()].flatMap((set) => [...set]);
     this.subscribers.clear();
+    this.everyEvent.clear();
     for (const s of all) {
       try {
         s.close();

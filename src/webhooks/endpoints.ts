@@ -57,10 +57,11 @@ export class WebhookEndpoints {
     return row;
   }
 
-  /** Deletes the endpoint with its deliveries and their history. */
-  async remove(id: string): Promise<void> {
-    const deleted = await this.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id });
-    if (deleted.length === 0) throw notFound("webhook endpoint", id);
+  /** Deletes the endpoint with its deliveries and their history; returns what it was. */
+  async remove(id: string): Promise<WebhookEndpointRow> {
+    const [deleted] = await this.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning();
+    if (!deleted) throw notFound("webhook endpoint", id);
+    return deleted;
   }
 
   /** A new secret signs every attempt from now on, retries of earlier deliveries included. */

@@ -29,14 +29,13 @@ interface Loaded {
  * good is not sent again, whatever a transport redelivers.
  */
 export class DeliveryExecutor {
-  private pending = new Map<string, ((row: Loaded | undefined) => void)[]>();
+  private pending = new Map<string, { resolve: (row: Loaded | undefined) => void; reject: (err: unknown) => void }[]>();
   private scheduled = false;
 
   constructor(
     private readonly db: Db,
     private readonly recorder: AttemptRecorder,
     private readonly opts: AttemptOptions,
-    private readonly onAttempt?: (result: AttemptResult) => void,
   ) {}
 
   async deliver(id: string, trigger: AttemptResult["trigger"] = "scheduled"): Promise<Outcome> {
@@ -52,7 +51,6 @@ export class DeliveryExecutor {
       }
     }
     const result = await attemptDelivery({ deliveryId: row.id, endpointId: row.endpoint_id, event: row.event, body: row.body, url: row.url, secret: row.secret }, trigger, this.opts);
-    this.onAttempt?.(result);
     const recorded = await this.recorder.record(result);
     return outcomeOf(recorded);
   }
@@ -62,15 +60,14 @@ export class DeliveryExecutor {
     const row = await this.load(id);
     if (!row) return null;
     const result = await attemptDelivery({ deliveryId: row.id, endpointId: row.endpoint_id, event: row.event, body: row.body, url: row.url, secret: row.secret }, "replay", this.opts);
-    this.onAttempt?.(result);
     return { result, recorded: await this.recorder.record(result) };
   }
 
   private load(id: string): Promise<Loaded | undefined> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const waiters = this.pending.get(id);
-      if (waiters) waiters.push(resolve);
-      else this.pending.set(id, [resolve]);
+      if (waiters) waiters.push({ resolve, reject });
+      else this.pending.set(id, [{ resolve, reject }]);
       if (!this.scheduled) {
         this.scheduled = true;
         // A macrotask, not a microtask: messages a transport hands over one by one within the
@@ -93,13 +90,13 @@ export class DeliveryExecutor {
           from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
           where d.id = any(${`{${ids.join(",")}}`}::uuid[])`),
       );
-    } catch {
-      // Unreadable now: treat as not yet due, so the transport offers it again shortly.
-      for (const [id, waiters] of batch) for (const w of waiters) w({ id, state: "pending", next_attempt_at: new Date(Date.now() + 1000) } as Loaded);
+    } catch (err) {
+      // The transports treat a throwing deliver() as "not handled": offered again shortly.
+      for (const waiters of batch.values()) for (const w of waiters) w.reject(err);
       return;
     }
     const byId = new Map(rows.map((r) => [r.id, r]));
-    for (const [id, waiters] of batch) for (const w of waiters) w(byId.get(id));
+    for (const [id, waiters] of batch) for (const w of waiters) w.resolve(byId.get(id));
   }
 }
 

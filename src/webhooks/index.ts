@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
+import type { Db } from "../../db/client.ts";
 import { webhookAttempts, webhookDeliveries, type WebhookAttemptRow } from "../../db/schema/index.ts";
 import { notFound } from "../errors.ts";
 import type { Logger } from "../log.ts";
@@ -32,10 +32,9 @@ export interface WebhookSettings {
  */
 export class WebhookSystem {
   readonly endpoints: WebhookEndpoints;
-  private unlisten: (() => Promise<void>) | undefined;
 
   private constructor(
-    private readonly database: Database,
+    private readonly db: Db,
     private readonly executor: DeliveryExecutor,
     private readonly recorder: AttemptRecorder,
     private readonly relay: EventRelay,
@@ -43,11 +42,10 @@ export class WebhookSystem {
     private readonly sweeper: Sweeper,
     settings: WebhookSettings,
   ) {
-    this.endpoints = new WebhookEndpoints(database.db, { allowPrivate: settings.allowPrivateTargets, lookup: settings.lookup });
+    this.endpoints = new WebhookEndpoints(db, { allowPrivate: settings.allowPrivateTargets, lookup: settings.lookup });
   }
 
-  static async start(database: Database, settings: WebhookSettings, log: Logger): Promise<WebhookSystem> {
-    const db = database.db;
+  static async start(db: Db, settings: WebhookSettings, log: Logger): Promise<WebhookSystem> {
     const recorder = new AttemptRecorder(db, settings.retryDelaysSeconds);
     const executor = new DeliveryExecutor(db, recorder, { timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivateTargets, lookup: settings.lookup });
     let transport: { kind: "nats"; nats: NatsTransport } | { kind: "local"; queue: LocalDeliveryQueue };
@@ -67,9 +65,7 @@ export class WebhookSystem {
       republish: transport.kind === "nats" ? (ids) => transport.nats.publish(ids) : undefined,
       overdueMs: ackWaitMs + DUPLICATE_WINDOW_MS + 30_000,
     });
-    const system = new WebhookSystem(database, executor, recorder, relay, transport, sweeper, settings);
-    // Every node hears every commit of events, so whichever is free fans them out at once.
-    system.unlisten = await database.listen("mailroom_events", () => relay.poke());
+    const system = new WebhookSystem(db, executor, recorder, relay, transport, sweeper, settings);
     if (transport.kind === "nats") transport.nats.start();
     else transport.queue.start();
     relay.start();
@@ -81,19 +77,22 @@ export class WebhookSystem {
     return this.transport.kind === "nats" ? "nats" : "in-process";
   }
 
-  /** Fan out now: events were committed on this node (the notification would come a moment later). */
+  /**
+   * Fan out now: events were committed. The service calls it on every event notification, so
+   * whichever node is free fans them out at once; the relay's poll covers a lost notification.
+   */
   poke(): void {
     this.relay.poke();
   }
 
   async history(endpointId: string, limit: number): Promise<WebhookAttemptRow[]> {
     await this.endpoints.get(endpointId);
-    return this.database.db.select().from(webhookAttempts).where(eq(webhookAttempts.endpointId, endpointId)).orderBy(desc(webhookAttempts.finishedAt), desc(webhookAttempts.attempt)).limit(limit);
+    return this.db.select().from(webhookAttempts).where(eq(webhookAttempts.endpointId, endpointId)).orderBy(desc(webhookAttempts.finishedAt), desc(webhookAttempts.attempt)).limit(limit);
   }
 
   /** Sends a delivery again now, as a new attempt, and returns that attempt. */
   async replay(endpointId: string, deliveryId: string): Promise<WebhookAttemptRow> {
-    const [delivery] = await this.database.db
+    const [delivery] = await this.db
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)))
@@ -101,7 +100,7 @@ export class WebhookSystem {
     if (!delivery) throw notFound("webhook delivery", deliveryId);
     const replayed = await this.executor.replay(deliveryId);
     if (!replayed?.recorded) throw notFound("webhook delivery", deliveryId);
-    const [attempt] = await this.database.db
+    const [attempt] = await this.db
       .select()
       .from(webhookAttempts)
       .where(and(eq(webhookAttempts.deliveryId, deliveryId), eq(webhookAttempts.attempt, replayed.recorded.attempt)))
@@ -123,7 +122,6 @@ export class WebhookSystem {
   }
 
   async stop(): Promise<void> {
-    await this.unlisten?.().catch(() => {});
     await this.relay.stop();
     await this.sweeper.stop();
     if (this.transport.kind === "nats") await this.transport.nats.stop();

@@ -129,16 +129,16 @@ export class AttemptRecorder {
             ),
             sql`, `,
           )}`);
-        for (const [endpointId, health] of endpointHealth(kept)) {
-          await tx.execute(sql`
-            update webhook_endpoints set
-              consecutive_failures = case when ${health.reset}::boolean then ${health.failures}::int else consecutive_failures + ${health.failures}::int end,
-              status = case
-                when (case when ${health.reset}::boolean then ${health.failures}::int else consecutive_failures + ${health.failures}::int end) >= ${DEGRADE_AFTER}::int then 'degraded'
-                when ${health.reset}::boolean then 'active'
-                else status end
-            where id = ${endpointId}`);
-        }
+        const health = [...endpointHealth(kept)].map(([id, h]) => sql`(${id}::uuid, ${h.reset}::boolean, ${h.failures}::int)`);
+        await tx.execute(sql`
+          update webhook_endpoints e set
+            consecutive_failures = case when v.reset then v.failures else e.consecutive_failures + v.failures end,
+            status = case
+              when (case when v.reset then v.failures else e.consecutive_failures + v.failures end) >= ${DEGRADE_AFTER}::int then 'degraded'
+              when v.reset then 'active'
+              else e.status end
+          from (values ${sql.join(health, sql`, `)}) as v(id, reset, failures)
+          where e.id = v.id`);
       }
       return results.map((r) => {
         const u = byId.get(r.deliveryId);

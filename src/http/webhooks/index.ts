@@ -62,11 +62,7 @@ export function webhookRoutes(webhooks: WebhookSystem, mutation: MutationHooks) 
         })
         .delete(
           "/v1/webhooks/:endpointId",
-          async ({ params }) => {
-            const row = await endpoints.get(params.endpointId);
-            await endpoints.remove(params.endpointId);
-            return { webhook: webhookEndpoint(row) };
-          },
+          async ({ params }) => ({ webhook: webhookEndpoint(await endpoints.remove(params.endpointId)) }),
           { params: EndpointParams, response: { 200: t.Object({ webhook: WebhookEndpoint }) }, detail: { summary: "Delete a webhook endpoint", description: "With its deliveries and their history.", tags } },
         )
         .post(
