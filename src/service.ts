@@ -28,6 +28,9 @@ import { Recipients } from "./mail/recipients.ts";
 import { smtpBridge } from "./mail/smtp-bridge.ts";
 import { startSmtpIngress } from "./smtp/server.ts";
 import { WebhookSystem } from "./webhooks/index.ts";
+import { ValidatorCache } from "./protocol/json-schema.ts";
+import { ProtocolHosts } from "./protocol/hosts.ts";
+import { autoReplies } from "./protocol/auto-reply.ts";
 
 export interface Service {
   httpPort: number;
@@ -77,6 +80,9 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     );
     cleanups.push(() => bus.close());
 
+    // The actors hand new deliveries and jobs over after commit; both exist only further down.
+    let webhooksSlot: WebhookSystem | undefined;
+    let runner: JobRunner | undefined;
     const actors = new ActorSystem({ idleMs: config.actorIdleSeconds * 1000, logger: log.child({ component: "actors" }) });
     actors.register(
       mailboxActor({
@@ -88,6 +94,8 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         rateLimit: { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowSeconds * 1000 },
         mailDomain: config.mailDomain,
         replyTokenTtlMs: config.replyTokenTtlSeconds * 1000,
+        validators: new ValidatorCache(),
+        handOver: { deliveries: (ids) => webhooksSlot?.handOver(ids), jobs: () => runner?.poke() },
       }),
     );
     const placement = new LocalPlacement(actors);
@@ -98,7 +106,6 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const parser = new MailParser({ workers: config.parseWorkers, timeoutMs: config.parseTimeoutMs, maxBytes: config.smtpMaxMessageBytes + 1024 * 1024 });
     cleanups.push(() => parser.close());
     const recipients = new Recipients(database.db, config.mailDomain);
-    let runner: JobRunner | undefined;
     const recentRaw = new RecentRaw();
     const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke(), recentRaw);
     const processor = new InboundProcessor(database.db, mailboxesClient, parser, new Assessor({ mailDomain: config.mailDomain, dnsTimeoutMs: config.dnsTimeoutMs }), recentRaw);
@@ -125,7 +132,8 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       log.child({ component: "webhooks" }),
     );
     cleanups.push(() => webhooks.stop());
-    runner = new JobRunner(database.db, { "mail.process": processor.handle, "mail.deliver": deliverer.handle }, log.child({ component: "jobs" }), { pollMs: config.jobPollMs, leaseMs: config.jobLeaseSeconds * 1000 });
+    webhooksSlot = webhooks;
+    runner = new JobRunner(database.db, { "mail.process": processor.handle, "mail.deliver": deliverer.handle, "protocol.auto": autoReplies(mailboxesClient) }, log.child({ component: "jobs" }), { pollMs: config.jobPollMs, leaseMs: config.jobLeaseSeconds * 1000 });
     // Stopped before the actors drain (cleanups run in reverse), after HTTP and SMTP stop taking work.
     cleanups.push(() => runner?.stop());
 
@@ -154,6 +162,8 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       log,
       version: pkg.version,
       events,
+      hosts: new ProtocolHosts(database.db),
+      targets: { allowPrivate: config.allowPrivateWebhookTargets },
       health: {
         nodeId: config.nodeId,
         mode: { database: database.driver, jobs: bus.mode === "nats" ? "nats" : "in-process" },

@@ -397,7 +397,7 @@ describe("every route that changes something honours Idempotency-Key", () => {
 
   // A request per mutating route that passes schema validation. A new mutating route without an
   // entry here fails the test, so none can ship without idempotency.
-  const samples: Record<string, (s: Awaited<ReturnType<typeof seedAccount>>) => { path: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }> = {
+  const samples: Record<string, (s: Awaited<ReturnType<typeof seedAccount>>) => { path: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; token?: string }> = {
     "POST /v1/accounts": () => ({ path: "/v1/accounts", body: { slug: uniqueSlug("idem"), displayName: "Idem" } }),
     "POST /v1/accounts/:accountId/mailboxes": (s) => ({ path: `/v1/accounts/${s.account.id}/mailboxes`, body: { slug: uniqueSlug("mb") } }),
     "POST /v1/mailboxes/:mailboxId/disable": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/disable` }),
@@ -436,6 +436,16 @@ describe("every route that changes something honours Idempotency-Key", () => {
     "PUT /v1/mailboxes/:mailboxId/policy": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/policy`, body: { allow_auto_reply: false } }),
     "POST /v1/accounts/:accountId/suppressions": (s) => ({ path: `/v1/accounts/${s.account.id}/suppressions`, body: { address: "someone@example.com" } }),
     "DELETE /v1/accounts/:accountId/suppressions": (s) => ({ path: `/v1/accounts/${s.account.id}/suppressions?address=nobody@example.com` }),
+    "POST /v1/mailboxes/:mailboxId/actions": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/actions`, body: { name: "idem_action" } }),
+    "PUT /v1/mailboxes/:mailboxId/actions/:actionName": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/actions/send_message`, body: { description: "changed once" } }),
+    "DELETE /v1/mailboxes/:mailboxId/actions/:actionName": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/actions/send_message` }),
+    "PUT /v1/mailboxes/:mailboxId/autopilot": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/autopilot`, body: { mode: "enforce" } }),
+    // A protocol message is sent once: the replay returns the same message id.
+    "POST /.agent/inbox": (s) => ({ path: "/.agent/inbox", body: { subject: "idem", body: "once" }, headers: { host: s.agent.protocol_host }, token: s.primaryKey.token }),
+    "POST /.agent/inbox/:messageId/respond": (s) => ({ path: `/.agent/inbox/00000000-0000-4000-8000-000000000000/respond`, body: { body: "none" }, headers: { host: s.agent.protocol_host }, token: s.agentKey.token }),
+    "POST /v1/mailboxes/:mailboxId/callback-secret": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/callback-secret`, body: { rotate: true } }),
+    "POST /v1/mailboxes/:mailboxId/agent-runtime-binding": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/agent-runtime-binding`, body: { agentId: "idem", runtimeBaseUrl: "https://runtime.example.com" } }),
+    "DELETE /v1/mailboxes/:mailboxId/agent-runtime-binding": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/agent-runtime-binding` }),
   };
   const mutating = Object.keys(ROUTE_AUTH).filter((r) => /^(POST|PUT|PATCH|DELETE) /.test(r));
 
@@ -443,12 +453,12 @@ describe("every route that changes something honours Idempotency-Key", () => {
     const sample = samples[route];
     if (!sample) throw new Error(`no idempotency sample for ${route}: add one`);
     const s = await seedAccount(t3);
-    const { path, body, rawBody, headers } = sample(s);
+    const { path, body, rawBody, headers, token } = sample(s);
     const method = route.split(" ")[0]!;
     const key = newKey("every");
-    const first = await t3.api(method, path, { body, rawBody, headers: { ...headers, ...idem(key) } });
+    const first = await t3.api(method, path, { body, rawBody, token, headers: { ...headers, ...idem(key) } });
     expect(first.status).toBeLessThan(500);
-    const second = await t3.api(method, path, { body, rawBody, headers: { ...headers, ...idem(key) } });
+    const second = await t3.api(method, path, { body, rawBody, token, headers: { ...headers, ...idem(key) } });
     expect(second.headers.get("x-idempotent-replay")).toBe("true");
     expect(second.status).toBe(first.status);
     expect(second.body).toEqual(first.body);

@@ -100,7 +100,7 @@ describe("GET /openapi.json", () => {
   });
 
   test("each operation's security matches its auth level in the route table", () => {
-    const expectedSecurity = { admin: [{ adminToken: [] }], mailbox: [{ adminToken: [] }, { mailboxKey: [] }], public: [] } as const;
+    const expectedSecurity = { admin: [{ adminToken: [] }], mailbox: [{ adminToken: [] }, { mailboxKey: [] }], key: [{ adminToken: [] }, { mailboxKey: [] }], public: [] } as const;
     for (const [route, op] of operations()) {
       const rule = ROUTE_AUTH[route];
       expect(rule).toBeDefined();
@@ -163,11 +163,15 @@ describe("route table", () => {
   });
 
   test("every route answers as the table says for a caller without a token", async () => {
-    const sample = { accountId: "00000000-0000-4000-8000-000000000000", mailboxId: "00000000-0000-4000-8000-000000000000", keyId: "00000000-0000-4000-8000-000000000000" };
+    const sample = { accountId: "00000000-0000-4000-8000-000000000000", mailboxId: "00000000-0000-4000-8000-000000000000", keyId: "00000000-0000-4000-8000-000000000000", actionName: "send_message", messageId: "00000000-0000-4000-8000-000000000000" };
+    const created = await t.api("POST", "/v1/accounts", { body: { slug: `oa-${crypto.randomUUID().slice(0, 8)}`, displayName: "OpenAPI" } });
+    const protocolHost: string = created.body.primary_mailbox.protocol_host;
     for (const [route, rule] of Object.entries(ROUTE_AUTH)) {
       const [method, path] = route.split(" ") as [string, string];
       const url = path.replace(/:([A-Za-z0-9_]+)/g, (_, name: keyof typeof sample) => sample[name]);
-      const res = await t.api(method, url, { token: null, ...(method === "GET" ? {} : { body: {} }) });
+      // The agent protocol answers on a mailbox's protocol host.
+      const headers: Record<string, string> = path.startsWith("/.") ? { host: protocolHost } : {};
+      const res = await t.api(method, url, { token: null, headers, ...(method === "GET" ? {} : { body: {} }) });
       if (rule.level === "public") expect({ route, status: res.status }).toEqual({ route, status: 200 });
       else expect({ route, status: res.status, code: res.body?.error?.code }).toEqual({ route, status: 401, code: "missing_authorization" });
     }

@@ -2,7 +2,11 @@ import { eq } from "drizzle-orm";
 import { mailboxes } from "../../db/schema/index.ts";
 import { notFound } from "../../src/errors.ts";
 import type { ActorDefinition, BatchOutcome } from "../runtime/index.ts";
+import { createAction, deleteAction, updateAction } from "./actions.ts";
+import { setAutopilot } from "./autopilot.ts";
 import { createDraft, deleteDraft, updateDraft } from "./drafts.ts";
+import { autoAct, receiveProtocol, respond } from "./protocol.ts";
+import { bindingOf, logRuntime, removeBinding, setBinding } from "./runtime.ts";
 import { applyProcessed, receive } from "./inbound.ts";
 import { issueKey, revokeKey } from "./keys.ts";
 import { recordDelivery, reply, send, sendDraft } from "./outbound.ts";
@@ -10,7 +14,7 @@ import { createLabel, deleteLabel } from "./labels.ts";
 import { labelMessage, labelThread, setMessageState, setThreadStatus } from "./organize.ts";
 import { SlidingWindow, type RateDecision } from "./rate-window.ts";
 import { setPolicy, setStatus } from "./settings.ts";
-import { MAILBOX_ACTOR, type CommandOf, type MailboxActorDeps, type MailboxCommand, type MailboxState } from "./types.ts";
+import { MAILBOX_ACTOR, type CommandOf, type MailboxActorDeps, type MailboxCommand, type MailboxState, type RuntimeAccess } from "./types.ts";
 
 export { MAILBOX_ACTOR };
 export type { DraftFields, IssuedKey, MailboxCommand, MailboxState, PolicyPatch } from "./types.ts";
@@ -53,9 +57,12 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
         case "get":
           return fresh(state) ? state.mailbox : reload(state);
         case "reload":
+          // The binding and autopilot policy are read again when next needed.
+          state.binding = undefined;
+          state.autopilot = undefined;
           return reload(state);
         case "admit":
-          return admit(state, cmd.keyId, deps.rateLimit);
+          return cmd.runtime ? admitRuntime(state, deps, cmd.keyId) : admit(state, cmd.keyId, deps.rateLimit);
         case "setStatus":
           return setStatus(ctx, cmd);
         case "setPolicy":
@@ -87,6 +94,26 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
           return receive(ctx, [cmd]).then(single);
         case "applyProcessed":
           return applyProcessed(ctx, [cmd]).then(single);
+        case "createAction":
+          return createAction(ctx, cmd);
+        case "updateAction":
+          return updateAction(ctx, cmd);
+        case "deleteAction":
+          return deleteAction(ctx, cmd);
+        case "receiveProtocol":
+          return receiveProtocol(ctx, cmd);
+        case "respond":
+          return respond(ctx, cmd);
+        case "autoAct":
+          return autoAct(ctx, cmd);
+        case "setAutopilot":
+          return setAutopilot(ctx, cmd);
+        case "setBinding":
+          return setBinding(ctx, cmd);
+        case "removeBinding":
+          return removeBinding(ctx, cmd);
+        case "logRuntime":
+          return logRuntime(ctx, cmd);
         case "send":
           return send(ctx, cmd);
         case "reply":
@@ -126,6 +153,14 @@ function admit(state: MailboxState, keyId: string, limits: { limit: number; wind
     state.windows.set(keyId, window);
   }
   return window.take(performance.now());
+}
+
+/** A runtime key's call: the same call window, plus what its binding lets it do now. */
+async function admitRuntime(state: MailboxState, deps: MailboxActorDeps, keyId: string): Promise<RateDecision & { runtime: RuntimeAccess | null }> {
+  const decision = admit(state, keyId, deps.rateLimit);
+  const binding = await bindingOf(state, deps);
+  const runtime = binding && binding.enabled && binding.keyId === keyId ? { tier: binding.permissionTier, mode: binding.policyMode } : null;
+  return { ...decision, runtime };
 }
 
 function single<T>([outcome]: BatchOutcome<T>[]): T {

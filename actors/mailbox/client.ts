@@ -1,6 +1,9 @@
-import type { ApiKeyRow, DraftRow, LabelRow, MailboxRow, MessageRow, ThreadRow } from "../../db/schema/index.ts";
+import type { ActionRow, AgentRuntimeBindingRow, ApiKeyRow, AutopilotPolicyRow, DraftRow, LabelRow, MailboxRow, MessageRow, ProtocolResponseRow, ThreadRow } from "../../db/schema/index.ts";
+import type { ActionFields } from "../../src/domain/actions.ts";
+import type { ProtocolMessage } from "./protocol.ts";
+import type { BindingChange } from "./runtime.ts";
 import type { Placement } from "../runtime/index.ts";
-import { MAILBOX_ACTOR, type CommandOf, type DraftFields, type IssuedKey, type MailboxCommand, type PolicyPatch } from "./types.ts";
+import { MAILBOX_ACTOR, type BindingFields, type CommandOf, type DraftFields, type IssuedKey, type MailboxCommand, type PolicyPatch, type RuntimeAccess } from "./types.ts";
 import type { RateDecision } from "./rate-window.ts";
 import type { Dispatched } from "./outbound.ts";
 
@@ -81,6 +84,40 @@ export class Mailboxes {
   }
   admit(id: string, keyId: string) {
     return this.ask<RateDecision>(id, { type: "admit", keyId });
+  }
+  /** A runtime key's call: its call window, and its binding's tier and mode now. */
+  admitRuntime(id: string, keyId: string) {
+    return this.ask<RateDecision & { runtime: RuntimeAccess | null }>(id, { type: "admit", keyId, runtime: true });
+  }
+  createAction(id: string, name: string, fields: ActionFields) {
+    return this.ask<ActionRow>(id, { type: "createAction", name, fields });
+  }
+  updateAction(id: string, name: string, fields: ActionFields) {
+    return this.ask<ActionRow>(id, { type: "updateAction", name, fields });
+  }
+  deleteAction(id: string, name: string) {
+    return this.ask<ActionRow>(id, { type: "deleteAction", name });
+  }
+  receiveProtocol(id: string, arrival: Omit<CommandOf<"receiveProtocol">, "type">) {
+    return this.ask<ProtocolMessage>(id, { type: "receiveProtocol", ...arrival });
+  }
+  respond(id: string, messageId: string, responder: CommandOf<"respond">["responder"], input: CommandOf<"respond">["input"]) {
+    return this.ask<ProtocolResponseRow>(id, { type: "respond", messageId, responder, input });
+  }
+  autoAct(id: string, messageId: string) {
+    return this.ask<ProtocolResponseRow | null>(id, { type: "autoAct", messageId });
+  }
+  setAutopilot(id: string, change: { mode?: "observe" | "enforce"; rules?: unknown }) {
+    return this.ask<AutopilotPolicyRow>(id, { type: "setAutopilot", ...change });
+  }
+  setBinding(id: string, fields: BindingFields) {
+    return this.ask<BindingChange>(id, { type: "setBinding", fields });
+  }
+  removeBinding(id: string) {
+    return this.ask<AgentRuntimeBindingRow>(id, { type: "removeBinding" });
+  }
+  logRuntime(id: string, entry: Omit<CommandOf<"logRuntime">, "type">) {
+    return this.ask<void>(id, { type: "logRuntime", ...entry });
   }
 
   private ask<R>(id: string, cmd: MailboxCommand): Promise<R> {

@@ -7,6 +7,7 @@ import { messageEventPayload } from "../../src/mail/events.ts";
 import { findThread, normalizeSubject, participantsKey } from "../../src/mail/threading.ts";
 import type { Tx } from "../../db/client.ts";
 import type { BatchOutcome } from "../runtime/index.ts";
+import { afterProcessing, processingSettings, type Processed } from "./after-processing.ts";
 import { lockOwnMessage } from "./message-rows.ts";
 import type { CommandOf, WriteContext } from "./types.ts";
 
@@ -54,27 +55,36 @@ export async function receive({ state, deps }: WriteContext, cmds: CommandOf<"re
  * Messages are applied in order inside it, so a reply sees the thread its predecessor made.
  * A database error fails the whole batch; the jobs are retried.
  */
-export async function applyProcessed({ state, deps }: WriteContext, cmds: CommandOf<"applyProcessed">[]): Promise<BatchOutcome<MessageRow>[]> {
-  return deps.db.transaction(async (tx) => {
+export async function applyProcessed(ctx: WriteContext, cmds: CommandOf<"applyProcessed">[]): Promise<BatchOutcome<MessageRow>[]> {
+  const { state, deps } = ctx;
+  // Read outside the transaction: the embedded database has one connection, which the transaction holds.
+  const settings = await processingSettings(state, deps);
+  const { outcomes, handOver } = await deps.db.transaction(async (tx) => {
     const outcomes: BatchOutcome<MessageRow>[] = [];
-    const events: ReturnType<typeof eventRow>[] = [];
+    const fresh: Processed[] = [];
     for (const cmd of cmds) {
       const applied = await applyOne(tx, state, cmd);
       if (!applied) {
         outcomes.push({ ok: false, error: notFound("message", cmd.messageId) });
         continue;
       }
+      const entry: Processed = { row: applied.row, attachments: applied.attachments };
       outcomes.push({ ok: true, value: applied.row });
-      if (applied.fresh) {
-        events.push(eventRow("message.processed", state.mailbox.id, messageEventPayload(applied.row, applied.attachments)));
-      }
+      if (applied.fresh) fresh.push(entry);
     }
+    // Autopilot, runtime routing and auto-replies may change the rows: the events come after.
+    const handOver = await afterProcessing(tx, ctx, settings, fresh);
+    const events = fresh.map((p) => eventRow("message.processed", state.mailbox.id, messageEventPayload(p.row, p.attachments, p.protocol)));
     // The batch's events and job completions, one statement each.
     if (events.length > 0) await tx.insert(outbox).values(events);
     const jobIds = cmds.map((c) => c.jobId).filter((id): id is string => id !== null);
     if (jobIds.length > 0) await tx.update(outbox).set({ doneAt: new Date() }).where(inArray(outbox.id, jobIds));
-    return outcomes;
+    const byId = new Map(fresh.map((p) => [p.row.id, p.row]));
+    return { outcomes: outcomes.map((o) => (o.ok && byId.has(o.value.id) ? { ok: true as const, value: byId.get(o.value.id)! } : o)), handOver };
   });
+  if (handOver.deliveryIds.length > 0) deps.handOver.deliveries(handOver.deliveryIds);
+  if (handOver.jobs > 0) deps.handOver.jobs();
+  return outcomes;
 }
 
 type Applied = { row: MessageRow; attachments: AttachmentRow[]; fresh: boolean };

@@ -23,7 +23,7 @@ export async function revokeKey({ state, deps }: WriteContext, cmd: CommandOf<"r
   if (!current) throw notFound("api key", cmd.keyId);
   if (current.status === "revoked") return current;
   const [revoked] = await deps.db.update(apiKeys).set({ status: "revoked", revokedAt: new Date() }).where(where).returning();
-  deps.keys.invalidate(cmd.keyId, { id: revoked!.id, mailboxId: revoked!.mailboxId, status: "revoked", digest: Buffer.from(revoked!.secretDigest, "hex") });
+  deps.keys.invalidate(cmd.keyId, { id: revoked!.id, mailboxId: revoked!.mailboxId, status: "revoked", runtime: revoked!.scope === "runtime", digest: Buffer.from(revoked!.secretDigest, "hex") });
   deps.announceRevoked(cmd.keyId);
   state.windows.delete(cmd.keyId);
   return revoked!;

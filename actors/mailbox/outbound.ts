@@ -36,17 +36,30 @@ export async function sendDraft(ctx: WriteContext, cmd: CommandOf<"sendDraft">):
     .limit(1);
   if (!draft) throw notFound("draft", cmd.draftId);
   const fields = checkOutgoing({ to: draft.to, cc: draft.cc, bcc: draft.bcc, subject: draft.subject ?? "", textBody: draft.textBody, htmlBody: draft.htmlBody });
-  return dispatch(ctx, fields, { threadId: null, inReplyTo: null, references: [], draftId: draft.id });
+  const original = draft.inReplyToMessageId ? await ownMessage(ctx, draft.inReplyToMessageId) : undefined;
+  return dispatch(ctx, fields, original ? { ...replyThreading(original), draftId: draft.id } : { threadId: null, inReplyTo: null, references: [], draftId: draft.id });
 }
 
 /** Replies go to the thread of the message answered, to its Reply-To or sender (inbound) or its recipients (outbound). */
 export async function reply(ctx: WriteContext, cmd: CommandOf<"reply">): Promise<Dispatched> {
-  const [original] = await ctx.deps.db
+  const original = await ownMessage(ctx, cmd.messageId);
+  if (!original) throw notFound("message", cmd.messageId);
+  const { to, subject } = replyAddressing(original);
+  const fields = checkOutgoing({ to, cc: cmd.fields.cc ?? [], bcc: cmd.fields.bcc ?? [], subject, textBody: cmd.fields.textBody ?? null, htmlBody: cmd.fields.htmlBody ?? null });
+  return dispatch(ctx, fields, { ...replyThreading(original), draftId: null });
+}
+
+export async function ownMessage(ctx: WriteContext, messageId: string): Promise<MessageRow | undefined> {
+  const [row] = await ctx.deps.db
     .select()
     .from(messages)
-    .where(and(eq(messages.id, cmd.messageId), eq(messages.mailboxId, ctx.state.mailbox.id)))
+    .where(and(eq(messages.id, messageId), eq(messages.mailboxId, ctx.state.mailbox.id)))
     .limit(1);
-  if (!original) throw notFound("message", cmd.messageId);
+  return row;
+}
+
+/** Who a reply goes to and its subject: the Reply-To or sender of inbound mail, the recipients of outbound. */
+export function replyAddressing(original: MessageRow): { to: string[]; subject: string } {
   if (original.transport !== "smtp") throw new AppError("reply_not_supported", "agent protocol messages are answered through the protocol, not by email");
   const to =
     original.direction === "inbound"
@@ -54,16 +67,21 @@ export async function reply(ctx: WriteContext, cmd: CommandOf<"reply">): Promise
       : original.toAddress.split(",").map((a) => a.trim()).filter((a) => a);
   if (to.length === 0) throw new AppError("reply_not_supported", "the message has no address to reply to");
   const subject = /^\s*re\s*:/i.test(original.subject) ? original.subject : `Re: ${original.subject}`.trim();
-  const fields = checkOutgoing({ to, cc: cmd.fields.cc ?? [], bcc: cmd.fields.bcc ?? [], subject, textBody: cmd.fields.textBody ?? null, htmlBody: cmd.fields.htmlBody ?? null });
-  const references = [...original.references, ...(original.messageIdHeader ? [original.messageIdHeader] : [])].slice(-50);
-  return dispatch(ctx, fields, { threadId: original.threadId, inReplyTo: original.messageIdHeader, references, draftId: null });
+  return { to, subject };
 }
 
-interface Threading {
+function replyThreading(original: MessageRow): Omit<Threading, "draftId"> {
+  const references = [...original.references, ...(original.messageIdHeader ? [original.messageIdHeader] : [])].slice(-50);
+  return { threadId: original.threadId, inReplyTo: original.messageIdHeader, references };
+}
+
+export interface Threading {
   threadId: string | null;
   inReplyTo: string | null;
   references: string[];
   draftId: string | null;
+  /** A caller that must not send twice (a retried job) names the message id itself. */
+  messageId?: string;
 }
 
 /**
@@ -71,7 +89,7 @@ interface Threading {
  * suppressed recipient is reported even when sending is off or the window is used up), then
  * the message, its thread, its reply alias and its delivery job in one transaction.
  */
-async function dispatch({ state, deps }: WriteContext, fields: OutgoingFields, threading: Threading): Promise<Dispatched> {
+export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFields, threading: Threading): Promise<Dispatched> {
   const mailbox = state.mailbox;
   const recipients = allRecipients(fields);
   const [suppressed] = await deps.db
@@ -89,7 +107,7 @@ async function dispatch({ state, deps }: WriteContext, fields: OutgoingFields, t
     throw new AppError("rate_limit_exceeded", `this mailbox may send ${decision.limit} messages per hour`, { limit: decision.limit, scope: "mailbox_sends" }, { "Retry-After": String(retry) });
   }
 
-  const id = newId();
+  const id = threading.messageId ?? newId();
   const token = newReplyToken();
   const alias = replyAlias(mailbox.emailAddress, token);
   const messageIdHeader = `<${id}@${deps.mailDomain}>`;

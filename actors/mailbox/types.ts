@@ -1,5 +1,8 @@
 import type { Db } from "../../db/client.ts";
-import type { ApiKeyRow, MailboxRow } from "../../db/schema/index.ts";
+import type { AgentRuntimeBindingRow, ApiKeyRow, AutopilotPolicyRow, MailboxRow, PermissionTier, PolicyMode } from "../../db/schema/index.ts";
+import type { ActionFields } from "../../src/domain/actions.ts";
+import type { ValidatorCache } from "../../src/protocol/json-schema.ts";
+import type { ProtocolInput, ResponseInput } from "../../src/protocol/types.ts";
 import type { KeyStore } from "../../src/auth/key-store.ts";
 import type { OutgoingFields } from "../../src/domain/outbound.ts";
 import type { Envelope, ProcessedMail } from "../../src/mail/types.ts";
@@ -22,13 +25,31 @@ export interface DraftFields {
   subject?: string | null;
   textBody?: string | null;
   htmlBody?: string | null;
+  /** A reply held for approval: sent, it threads as a reply to this message. Set on create only. */
+  inReplyToMessageId?: string;
+}
+
+/** What a runtime key may do now: its binding's tier and policy mode (null: binding disabled or gone). */
+export interface RuntimeAccess {
+  tier: PermissionTier;
+  mode: PolicyMode;
+}
+
+/** Binding fields as commands carry them; absent ones keep their value (update) or default (create). */
+export interface BindingFields {
+  agentId?: string;
+  runtimeBaseUrl?: string;
+  permissionTier?: PermissionTier;
+  policyMode?: PolicyMode;
+  personaLabel?: string;
+  enabled?: boolean;
 }
 
 /** Commands are plain data so that a placement may carry them to another node. */
 export type MailboxCommand =
   | { type: "get" }
   | { type: "reload" }
-  | { type: "admit"; keyId: string }
+  | { type: "admit"; keyId: string; runtime?: boolean }
   | { type: "setStatus"; status: "active" | "disabled" }
   | { type: "setPolicy"; policy: PolicyPatch }
   | { type: "issueKey"; name: string; scope: "mailbox" }
@@ -52,6 +73,16 @@ export type MailboxCommand =
       /** From and Subject as read cheaply from the head, shown until the message is processed. */
       head: { from: string; subject: string };
     }
+  | { type: "createAction"; name: string; fields: ActionFields }
+  | { type: "updateAction"; name: string; fields: ActionFields }
+  | { type: "deleteAction"; name: string }
+  | { type: "receiveProtocol"; sender: { mailboxId: string; emailAddress: string }; input: ProtocolInput; raw: unknown }
+  | { type: "respond"; messageId: string; responder: "agent" | "runtime" | "auto"; input: ResponseInput }
+  | { type: "autoAct"; messageId: string }
+  | { type: "setAutopilot"; mode?: "observe" | "enforce"; rules?: unknown }
+  | { type: "setBinding"; fields: BindingFields }
+  | { type: "removeBinding" }
+  | { type: "logRuntime"; messageId: string | null; kind: string; detail: string; data: Record<string, unknown> }
   | { type: "send"; fields: OutgoingFields }
   | { type: "reply"; messageId: string; fields: { textBody?: string | null; htmlBody?: string | null; cc?: string[]; bcc?: string[] } }
   | { type: "sendDraft"; draftId: string }
@@ -68,6 +99,10 @@ export interface MailboxState {
   windows: Map<string, SlidingWindow>;
   /** Sends per sliding hour; built on the first send from the stored outbound messages. */
   sendWindow?: SlidingWindow;
+  /** The agent-runtime binding: undefined until first needed, null when there is none. */
+  binding?: AgentRuntimeBindingRow | null;
+  /** The autopilot policy, likewise. */
+  autopilot?: AutopilotPolicyRow | null;
 }
 
 export interface MailboxActorDeps {
@@ -87,6 +122,10 @@ export interface MailboxActorDeps {
   /** Domain of Message-IDs this service writes. */
   mailDomain: string;
   replyTokenTtlMs: number;
+  /** Compiled action schemas, shared by every mailbox of the node. */
+  validators: ValidatorCache;
+  /** After a commit: hands new deliveries to the transport and wakes the job runner. */
+  handOver: { deliveries(ids: string[]): void; jobs(): void };
 }
 
 /** What a write command's implementation is handed: the state it may change and the deps. */

@@ -3,3 +3,4 @@ export * from "./idempotency.ts";
 export * from "./mail.ts";
 export * from "./messages.ts";
 export * from "./webhooks.ts";
+export * from "./agents.ts";

@@ -16,6 +16,8 @@ export const drafts = pgTable(
     subject: text("subject"),
     textBody: text("text_body"),
     htmlBody: text("html_body"),
+    /** A reply drafted for approval (an agent runtime in draft-first mode): sent, it threads as a reply to this message. */
+    inReplyToMessageId: uuid("in_reply_to_message_id"),
     createdAt: at("created_at"),
     updatedAt: at("updated_at"),
   },

@@ -187,7 +187,7 @@ export const outbox = pgTable(
     seq: bigserial("seq", { mode: "number" }).primaryKey(),
     id: uuid("id").notNull().unique("outbox_id_key"),
     /** "event" rows are delivered to webhooks (next stage); others are jobs this service runs. */
-    kind: text("kind").$type<"event" | "mail.process" | "mail.deliver">().notNull(),
+    kind: text("kind").$type<"event" | "mail.process" | "mail.deliver" | "protocol.auto">().notNull(),
     /** Event name for events (message.received, …); empty for jobs. */
     topic: text("topic").notNull().default(""),
     mailboxId: uuid("mailbox_id"),

@@ -37,9 +37,16 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: uuid("id").primaryKey(),
-    endpointId: uuid("endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** Null for protocol callbacks and runtime deliveries, which carry url and secret themselves. */
+    endpointId: uuid("endpoint_id").references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** `webhook` (an endpoint's), `callback` (a protocol response to the sender) or `runtime` (a message to the agent runtime). */
+    target: text("target").$type<"webhook" | "callback" | "runtime">().notNull().default("webhook"),
+    url: text("url"),
+    secret: text("secret"),
+    /** The header that carries the hex HMAC; x-service-signature unless stated. */
+    signatureHeader: text("signature_header"),
+    /** What a callback or runtime delivery is about: the protocol response or the message. */
+    subjectId: uuid("subject_id"),
     mailboxId: uuid("mailbox_id").notNull(),
     /** The outbox event this delivers; (endpoint, event) is unique so a re-run of fan-out adds nothing. */
     eventId: uuid("event_id").notNull(),
@@ -74,7 +81,7 @@ export const webhookAttempts = pgTable(
     deliveryId: uuid("delivery_id")
       .notNull()
       .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
-    endpointId: uuid("endpoint_id").notNull(),
+    endpointId: uuid("endpoint_id"),
     attempt: integer("attempt").notNull(),
     /** "scheduled" (first try and retries) or "replay". */
     trigger: text("trigger").$type<"scheduled" | "replay">().notNull(),

@@ -2,7 +2,7 @@ import { AppError } from "../errors.ts";
 import type { KeyRecord, KeyStore } from "./key-store.ts";
 import { digest, matchesDigest, parseApiKeyToken, TOKEN_PREFIX } from "./tokens.ts";
 
-export type Principal = { kind: "admin" } | { kind: "key"; keyId: string; mailboxId: string };
+export type Principal = { kind: "admin" } | { kind: "key"; keyId: string; mailboxId: string; runtime: boolean };
 
 const BEARER_RE = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
 
@@ -41,6 +41,6 @@ export class Authenticator {
     // Hash the secret even for unknown keys so the answer takes the same time either way.
     const ok = matchesDigest(secret, record?.digest ?? this.adminDigest);
     if (!record || !ok || record.status !== "active") throw new AppError("invalid_token", "the token is not valid");
-    return { kind: "key", keyId: record.id, mailboxId: record.mailboxId };
+    return { kind: "key", keyId: record.id, mailboxId: record.mailboxId, runtime: record.runtime === true };
   }
 }

@@ -6,6 +6,8 @@ export interface KeyRecord {
   id: string;
   mailboxId: string;
   status: "active" | "revoked";
+  /** A key issued with an agent-runtime binding: its permission tier and policy mode apply. */
+  runtime?: boolean;
   digest: Buffer;
 }
 
@@ -65,13 +67,13 @@ export class KeyStore {
   private async fill(keyId: string): Promise<KeyRecord | null> {
     const epoch = this.epoch;
     const rows = await this.db
-      .select({ id: apiKeys.id, mailboxId: apiKeys.mailboxId, status: apiKeys.status, secretDigest: apiKeys.secretDigest })
+      .select({ id: apiKeys.id, mailboxId: apiKeys.mailboxId, status: apiKeys.status, scope: apiKeys.scope, secretDigest: apiKeys.secretDigest })
       .from(apiKeys)
       .where(eq(apiKeys.id, keyId))
       .limit(1);
     const row = rows[0];
     const record: KeyRecord | null = row
-      ? { id: row.id, mailboxId: row.mailboxId, status: row.status === "revoked" ? "revoked" : "active", digest: Buffer.from(row.secretDigest, "hex") }
+      ? { id: row.id, mailboxId: row.mailboxId, status: row.status === "revoked" ? "revoked" : "active", runtime: row.scope === "runtime", digest: Buffer.from(row.secretDigest, "hex") }
       : null;
     const cached = this.entries.get(keyId)?.record;
     const wouldUnrevoke = cached?.status === "revoked" && record?.status !== "revoked";

@@ -28,6 +28,13 @@ import { threadRoutes } from "./threads/index.ts";
 import type { EventFeed } from "../events/feed.ts";
 import { eventRoutes } from "./events/index.ts";
 import { sendRoutes } from "./send/index.ts";
+import { actionRoutes } from "./actions/index.ts";
+import { autopilotRoutes } from "./autopilot/index.ts";
+import { protocolRoutes } from "./protocol/index.ts";
+import { callbackSecretRoutes } from "./protocol/callback-secret.ts";
+import { runtimeRoutes } from "./runtime/index.ts";
+import type { ProtocolHosts } from "../protocol/hosts.ts";
+import type { TargetPolicy } from "../net/target-check.ts";
 
 export interface HttpDeps {
   db: Db;
@@ -44,6 +51,10 @@ export interface HttpDeps {
   version: string;
   /** Wakes the open SSE event streams (GET /v1/mailboxes/:mailboxId/events). */
   events: EventFeed;
+  /** Which mailbox a Host header names (the agent protocol). */
+  hosts: ProtocolHosts;
+  /** The SSRF policy for callback and runtime URLs given to the API. */
+  targets: TargetPolicy;
 }
 
 /** The Elysia root: the request pipeline first, then one module per resource group. */
@@ -67,6 +78,11 @@ export function createHttpApp(deps: HttpDeps) {
     .use(messageRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
     .use(threadRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
     .use(webhookRoutes(deps.webhooks, pipeline.mutation))
-    .use(eventRoutes(deps.mailboxes, deps.db, deps.events, deps.log));
+    .use(eventRoutes(deps.mailboxes, deps.db, deps.events, deps.log))
+    .use(actionRoutes(deps.mailboxes, deps.db, pipeline.mutation))
+    .use(autopilotRoutes(deps.mailboxes, deps.db, pipeline.mutation))
+    .use(runtimeRoutes(deps.mailboxes, deps.db, deps.targets, pipeline.mutation))
+    .use(callbackSecretRoutes(deps.db, pipeline.mutation))
+    .use(protocolRoutes({ mailboxes: deps.mailboxes, db: deps.db, hosts: deps.hosts, targets: deps.targets, version: deps.version }, pipeline.mutation));
   return app;
 }

@@ -42,7 +42,7 @@ export function openapiRoutes(getApp: () => Elysia<any, any, any, any, any, any,
   let cached: { routes: number; doc: unknown } | undefined;
   const build = () => {
     const app = getApp();
-    const { paths, components } = toOpenAPISchema(app as never, { paths: ["/openapi.json", "/docs"] }, undefined, undefined, "3.1.0") as {
+    const { paths, components } = toOpenAPISchema(app as never, { paths: ["/openapi.json", "/docs"], staticFile: false }, undefined, undefined, "3.1.0") as {
       paths: Record<string, Record<string, Operation>>;
       components: { schemas: Record<string, unknown> };
     };
@@ -58,7 +58,7 @@ export function openapiRoutes(getApp: () => Elysia<any, any, any, any, any, any,
         version: info.version,
         description: "Mailboxes for software agents: email, an agent-to-agent protocol and signed webhooks behind one HTTP API. Every error uses the envelope `{error:{code,message,details}}`.",
       },
-      tags: [{ name: "Accounts" }, { name: "Mailboxes" }, { name: "API keys" }, { name: "Policy" }, { name: "Drafts" }, { name: "Labels" }, { name: "Suppressions" }, { name: "Messages" }, { name: "Threads" }, { name: "Inbound" }, { name: "Webhooks" }, { name: "Events" }, { name: "Utility" }],
+      tags: [{ name: "Accounts" }, { name: "Mailboxes" }, { name: "API keys" }, { name: "Policy" }, { name: "Drafts" }, { name: "Labels" }, { name: "Suppressions" }, { name: "Messages" }, { name: "Threads" }, { name: "Inbound" }, { name: "Webhooks" }, { name: "Events" }, { name: "Actions" }, { name: "Agent protocol" }, { name: "Autopilot" }, { name: "Agent runtime" }, { name: "Utility" }],
       paths,
       components: {
         schemas: { ...components.schemas, Error: ERROR_SCHEMA },
@@ -94,7 +94,7 @@ function decorate(op: Operation, method: string, openapiPath: string): void {
     responses[status] ??= { $ref: `#/components/responses/Error${status}` };
   };
   if (rule.level === "admin") op.security = [{ adminToken: [] }];
-  else if (rule.level === "mailbox") op.security = [{ adminToken: [] }, { mailboxKey: [] }];
+  else if (rule.level === "mailbox" || rule.level === "key") op.security = [{ adminToken: [] }, { mailboxKey: [] }];
   else op.security = [];
   const hasInput = (op.parameters?.length ?? 0) > 0 || op.requestBody !== undefined;
   if (hasInput || method !== "GET") add("400");

@@ -6,7 +6,8 @@ import { AppError, validationError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { renderError } from "./errors.ts";
 import { fingerprint, IDEMPOTENCY_HEADER, readIdempotencyKey, type Claim, type IdempotencyStore } from "./idempotency.ts";
-import { authRuleFor } from "./route-auth.ts";
+import { authRuleFor, capabilityFor, TIER_CAPABILITIES } from "./route-auth.ts";
+import type { RuntimeAccess } from "../../actors/mailbox/types.ts";
 
 export interface PipelineDeps {
   authenticator: Authenticator;
@@ -26,9 +27,11 @@ export interface MutationHooks {
 }
 
 /** What `derive` adds to every request's context. */
-interface DerivedContext {
+export interface DerivedContext {
   request: Request;
   principal: Principal | null;
+  /** Set when the caller is an agent runtime's key: its tier (already checked) and policy mode. */
+  runtime: RuntimeAccess | null;
   idempotency: { key: string; fingerprint: string } | null;
 }
 
@@ -88,11 +91,12 @@ export function requestPipeline(deps: PipelineDeps) {
       set.headers["x-request-id"] = stateOf(request).id;
       const rule = authRuleFor(request.method, route);
       let principal: Principal | null = null;
+      let runtime: RuntimeAccess | null = null;
       if (rule.level !== "public") {
         const authenticated = deps.authenticator.authenticate(headers.authorization);
         principal = authenticated instanceof Promise ? await authenticated : authenticated;
         if (principal.kind === "key") {
-          const decision = await deps.mailboxes.admit(principal.mailboxId, principal.keyId);
+          const decision = principal.runtime ? await deps.mailboxes.admitRuntime(principal.mailboxId, principal.keyId) : await deps.mailboxes.admit(principal.mailboxId, principal.keyId);
           set.headers["x-ratelimit-limit"] = String(decision.limit);
           set.headers["x-ratelimit-remaining"] = String(decision.remaining);
           set.headers["x-ratelimit-reset"] = String(Math.ceil(decision.resetInMs / 1000));
@@ -100,6 +104,7 @@ export function requestPipeline(deps: PipelineDeps) {
             throw new AppError("rate_limit_exceeded", `this API key may make ${decision.limit} calls per window; retry later`, { limit: decision.limit }, { "Retry-After": String(Math.max(1, Math.ceil(decision.resetInMs / 1000))) });
           }
           if (rule.level === "admin") throw new AppError("forbidden", "this endpoint needs the admin token; mailbox API keys are refused");
+          if (principal.runtime) runtime = runtimeAccess(decision as { runtime?: RuntimeAccess | null }, request.method, route);
           if (rule.level === "mailbox") {
             const target = await rule.mailboxOf(params as Record<string, string | undefined>, deps.owners);
             // No owner: the resource does not exist, and the handler answers 404.
@@ -119,7 +124,7 @@ export function requestPipeline(deps: PipelineDeps) {
           idempotency = { key, fingerprint: fingerprint(request.method, query < 0 ? path : path + url.slice(query), body) };
         }
       }
-      return { principal, idempotency };
+      return { principal, idempotency, runtime };
     })
     .onError({ as: "global" }, async ({ request, code, error, set, path }) => {
       const s = stateOf(request);
@@ -167,6 +172,17 @@ export function requestPipeline(deps: PipelineDeps) {
     },
   };
   return { plugin, mutation };
+}
+
+/** An agent runtime's key: its binding must be enabled and its tier must allow the route. */
+function runtimeAccess(decision: { runtime?: RuntimeAccess | null }, method: string, route: string): RuntimeAccess {
+  const access = decision.runtime;
+  if (!access) throw new AppError("forbidden", "this agent-runtime key's binding is disabled or removed");
+  const needs = capabilityFor(method, route);
+  if (!TIER_CAPABILITIES[access.tier]?.includes(needs)) {
+    throw new AppError("forbidden", `permission tier ${access.tier} does not allow this (${needs} is needed)`, { permission_tier: access.tier, needs });
+  }
+  return access;
 }
 
 /** The body as bytes, exactly as sent, refused past `max` without reading further. */

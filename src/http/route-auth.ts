@@ -15,9 +15,12 @@ import type { Owners } from "../domain/owners.ts";
 export type AuthRule =
   | { level: "public" }
   | { level: "admin" }
+  // Any mailbox's key (or the admin token): the agent protocol, whose handlers decide who is sender and recipient.
+  | { level: "key" }
   | { level: "mailbox"; mailboxOf: (params: Record<string, string | undefined>, owners: Owners) => string | undefined | Promise<string | undefined> };
 
 const PUBLIC: AuthRule = { level: "public" };
+const ANY_KEY: AuthRule = { level: "key" };
 const ADMIN: AuthRule = { level: "admin" };
 const mailboxParam = (name: string): AuthRule => ({ level: "mailbox", mailboxOf: (p) => p[name] });
 const ownerOf = (kind: "draft" | "label" | "message" | "thread", param: string): AuthRule => ({ level: "mailbox", mailboxOf: (p, owners) => owners[kind](p[param]) });
@@ -89,6 +92,30 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
 
   "GET /v1/mailboxes/:mailboxId/events": mailboxParam("mailboxId"),
 
+  "POST /v1/mailboxes/:mailboxId/actions": mailboxParam("mailboxId"),
+  "GET /v1/mailboxes/:mailboxId/actions": mailboxParam("mailboxId"),
+  "GET /v1/mailboxes/:mailboxId/actions/:actionName": mailboxParam("mailboxId"),
+  "PUT /v1/mailboxes/:mailboxId/actions/:actionName": mailboxParam("mailboxId"),
+  "DELETE /v1/mailboxes/:mailboxId/actions/:actionName": mailboxParam("mailboxId"),
+
+  "GET /v1/mailboxes/:mailboxId/autopilot": mailboxParam("mailboxId"),
+  "PUT /v1/mailboxes/:mailboxId/autopilot": mailboxParam("mailboxId"),
+  "GET /v1/mailboxes/:mailboxId/autopilot/decisions": mailboxParam("mailboxId"),
+
+  "GET /.well-known/agent.json": PUBLIC,
+  "GET /.well-known/agent-card.json": PUBLIC,
+  "POST /.agent/inbox": ANY_KEY,
+  "GET /.agent/inbox/:messageId": ANY_KEY,
+  "POST /.agent/inbox/:messageId/respond": ANY_KEY,
+  "GET /.agent/inbox/:messageId/responses": ANY_KEY,
+  "POST /v1/mailboxes/:mailboxId/callback-secret": ADMIN,
+
+  "POST /v1/mailboxes/:mailboxId/agent-runtime-binding": ADMIN,
+  "GET /v1/mailboxes/:mailboxId/agent-runtime-binding": ADMIN,
+  "DELETE /v1/mailboxes/:mailboxId/agent-runtime-binding": ADMIN,
+  "GET /v1/admin/agent-runtime-bindings": ADMIN,
+  "GET /v1/admin/agent-runtime-events": ADMIN,
+
   "POST /v1/mailboxes/:mailboxId/api-keys": ADMIN,
   "GET /v1/mailboxes/:mailboxId/api-keys": ADMIN,
   "POST /v1/mailboxes/:mailboxId/api-keys/:keyId/revoke": ADMIN,
@@ -96,3 +123,42 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
 
 /** Unknown routes fail closed: they need the admin token. */
 export const authRuleFor = (method: string, route: string): AuthRule => ROUTE_AUTH[`${method} ${route}`] ?? ADMIN;
+
+/**
+ * What an agent runtime's key needs for a route, by permission tier (README "Agent-runtime
+ * binding"): read-only reads; draft adds drafts; send adds send, reply and protocol answers;
+ * admin-lite adds labels, actions, policy and autopilot; admin may do every mailbox operation.
+ * Reads need `read`; a change not listed here needs `admin`.
+ */
+export type Capability = "read" | "draft" | "send" | "manage" | "admin";
+export const TIER_CAPABILITIES: Readonly<Record<string, readonly Capability[]>> = {
+  "read-only": ["read"],
+  draft: ["read", "draft"],
+  send: ["read", "draft", "send"],
+  "admin-lite": ["read", "draft", "send", "manage"],
+  admin: ["read", "draft", "send", "manage", "admin"],
+};
+
+const ROUTE_CAPABILITY: Readonly<Record<string, Capability>> = {
+  "POST /v1/mailboxes/:mailboxId/drafts": "draft",
+  "PUT /v1/drafts/:draftId": "draft",
+  "DELETE /v1/drafts/:draftId": "draft",
+  "POST /v1/mailboxes/:mailboxId/send": "send",
+  "POST /v1/messages/:messageId/reply": "send",
+  "POST /v1/drafts/:draftId/send": "send",
+  "POST /.agent/inbox": "send",
+  "POST /.agent/inbox/:messageId/respond": "send",
+  "POST /v1/mailboxes/:mailboxId/labels": "manage",
+  "DELETE /v1/labels/:labelId": "manage",
+  "POST /v1/messages/:messageId/labels/:labelId": "manage",
+  "DELETE /v1/messages/:messageId/labels/:labelId": "manage",
+  "POST /v1/threads/:threadId/labels/:labelId": "manage",
+  "DELETE /v1/threads/:threadId/labels/:labelId": "manage",
+  "POST /v1/mailboxes/:mailboxId/actions": "manage",
+  "PUT /v1/mailboxes/:mailboxId/actions/:actionName": "manage",
+  "DELETE /v1/mailboxes/:mailboxId/actions/:actionName": "manage",
+  "PUT /v1/mailboxes/:mailboxId/policy": "manage",
+  "PUT /v1/mailboxes/:mailboxId/autopilot": "manage",
+};
+
+export const capabilityFor = (method: string, route: string): Capability => ROUTE_CAPABILITY[`${method} ${route}`] ?? (method === "GET" || method === "HEAD" ? "read" : "admin");

@@ -3,7 +3,7 @@ import { outbox, type OutboxRow } from "../../db/schema/index.ts";
 import { newId } from "../domain/ids.ts";
 
 export type JobKind = OutboxRow["kind"];
-export type EventTopic = "message.received" | "message.processed" | "message.sent";
+export type EventTopic = "message.received" | "message.processed" | "message.sent" | "protocol.response.created";
 
 type OutboxInsert = typeof outbox.$inferInsert & { id: string };
 

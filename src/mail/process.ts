@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Mailboxes } from "../../actors/mailbox/client.ts";
 import type { Db } from "../../db/client.ts";
-import { messages, type OutboxRow } from "../../db/schema/index.ts";
+import { messages, protocolMessages, type MessageRow, type OutboxRow } from "../../db/schema/index.ts";
 import type { Assessor } from "./assess/index.ts";
 import { getBlob, putBlob } from "./blobs.ts";
 import { extractText, snippetOf } from "./extract.ts";
@@ -28,6 +28,7 @@ export class InboundProcessor {
     const messageId = String(job.payload.message_id);
     const [message] = await this.db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
     if (!message || message.processedAt) return; // gone (mailbox deleted) or done
+    if (message.transport === "agent-json") return this.processProtocol(job, message);
     const raw = this.recent?.get(message.rawSha256) ?? (await getBlob(this.db, message.rawSha256));
     if (!raw) throw new Error(`raw message ${message.rawSha256} of ${messageId} is missing`);
 
@@ -45,6 +46,52 @@ export class InboundProcessor {
       result,
     });
   };
+
+  /** An agent protocol message: nothing to parse; its text and parameters are assessed like mail content. */
+  private async processProtocol(job: OutboxRow, message: MessageRow): Promise<void> {
+    const [protocol] = await this.db.select().from(protocolMessages).where(eq(protocolMessages.messageId, message.id)).limit(1);
+    const parameters = protocol?.parameters ? JSON.stringify(protocol.parameters) : "";
+    const mail: ParsedMail = {
+      headers: [],
+      messageId: null,
+      inReplyTo: null,
+      references: [],
+      subject: message.subject,
+      from: { address: message.fromAddress, name: protocol?.fromAgent ?? "" },
+      replyTo: [],
+      to: [{ address: message.toAddress, name: "" }],
+      cc: [],
+      date: message.createdAt,
+      text: [message.textBody ?? "", parameters].filter(Boolean).join("\n\n"),
+      html: null,
+      attachments: [],
+    };
+    const env = { mailFrom: message.fromAddress, rcptTo: [message.toAddress], remoteAddress: null, heloName: null };
+    const assessment = this.assessor.assessContent({ mail, headers: [], envelope: env });
+    const tokenThreadId = typeof job.payload.token_thread_id === "string" ? job.payload.token_thread_id : message.threadId;
+    await this.mailboxes.applyProcessed(message.mailboxId, {
+      messageId: message.id,
+      jobId: job.id,
+      tokenThreadId,
+      result: {
+        headers: [],
+        messageIdHeader: null,
+        inReplyTo: null,
+        references: [],
+        subject: message.subject,
+        fromAddress: message.fromAddress,
+        toAddresses: [message.toAddress],
+        ccAddresses: [],
+        replyTo: [],
+        textBody: message.textBody,
+        htmlBody: null,
+        extractedText: message.textBody,
+        snippet: message.snippet,
+        attachments: [],
+        assessment,
+      },
+    });
+  }
 
   private async fromParsed(mail: ParsedMail, assessment: ProcessedMail["assessment"]): Promise<ProcessedMail> {
     const stored = [];

@@ -4,16 +4,19 @@ import { deliveryHeaders } from "./signing.ts";
 /** What one request needs: the delivery and, read at attempt time, its endpoint's url and secret. */
 export interface AttemptInput {
   deliveryId: string;
-  endpointId: string;
+  /** Null for protocol callbacks and runtime messages. */
+  endpointId: string | null;
   event: string;
   body: string;
   url: string;
   secret: string;
+  /** The header of the hex HMAC (x-service-callback-signature for callbacks). */
+  signatureHeader?: string;
 }
 
 export interface AttemptResult {
   deliveryId: string;
-  endpointId: string;
+  endpointId: string | null;
   trigger: "scheduled" | "replay";
   url: string;
   success: boolean;
@@ -59,7 +62,7 @@ export async function attemptDelivery(input: AttemptInput, trigger: AttemptResul
   const target = await resolveTarget(parsed.url, { allowPrivate: opts.allowPrivate, lookup: opts.lookup, timeoutMs: Math.min(opts.timeoutMs, 5000) });
   if (!target.ok) return done({ success: false, statusCode: null, responseBody: null, error: `target refused: ${target.reason}` });
 
-  const headers = deliveryHeaders({ secret: input.secret, event: input.event, deliveryId: input.deliveryId, body: input.body, now: startedAt });
+  const headers = deliveryHeaders({ secret: input.secret, event: input.event, deliveryId: input.deliveryId, body: input.body, now: startedAt, signatureHeader: input.signatureHeader });
   const left = Math.max(1, opts.timeoutMs - (performance.now() - t0));
   const response = await pinnedPost(target.target, { headers, body: input.body, timeoutMs: left, maxResponseBytes: opts.maxResponseBytes ?? MAX_RESPONSE_BYTES });
   if (!response.ok) return done({ success: false, statusCode: null, responseBody: null, error: response.error });

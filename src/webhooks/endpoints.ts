@@ -3,19 +3,13 @@ import type { Db } from "../../db/client.ts";
 import { mailboxes, webhookDeliveries, webhookEndpoints, type WebhookEndpointRow } from "../../db/schema/index.ts";
 import { newId } from "../domain/ids.ts";
 import { AppError, notFound, validationError } from "../errors.ts";
-import { parseTargetUrl, resolveTarget, type Lookup } from "../net/ssrf.ts";
+import { checkTargetUrl, type TargetPolicy } from "../net/target-check.ts";
 import { newSigningSecret, WEBHOOK_EVENTS, type WebhookEvent } from "./signing.ts";
 
 export interface EndpointChanges {
   url?: string;
   events?: string[];
   enabled?: boolean;
-}
-
-export interface TargetPolicy {
-  allowPrivate: boolean;
-  /** Replaces the system resolver (tests). */
-  lookup?: Lookup;
 }
 
 /** Webhook endpoints: registration (with the SSRF guard), changes, secret rotation. */
@@ -86,16 +80,8 @@ export class WebhookEndpoints {
     return rows.map((r) => r.id);
   }
 
-  private async checkedUrl(raw: string, path: string): Promise<string> {
-    const parsed = parseTargetUrl(raw);
-    if (!parsed.ok) throw validationError(`url ${parsed.reason}`, [{ path, message: parsed.reason }]);
-    // With private targets allowed there is nothing a look-up could refuse.
-    if (this.targets.allowPrivate) return parsed.url.toString();
-    const target = await resolveTarget(parsed.url, { allowPrivate: false, lookup: this.targets.lookup });
-    // A name that does not resolve now is not shown to be private: it is taken, and every
-    // delivery checks it again before connecting.
-    if (!target.ok && target.kind === "blocked") throw validationError(`url is not allowed: ${target.reason}`, [{ path, message: target.reason }]);
-    return parsed.url.toString();
+  private checkedUrl(raw: string, path: string): Promise<string> {
+    return checkTargetUrl(raw, path, this.targets);
   }
 }
 

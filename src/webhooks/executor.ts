@@ -12,7 +12,8 @@ export type Outcome =
 
 interface Loaded {
   id: string;
-  endpoint_id: string;
+  endpoint_id: string | null;
+  signature_header: string | null;
   event: string;
   body: string;
   state: string;
@@ -50,7 +51,7 @@ export class DeliveryExecutor {
         return { kind: "done" };
       }
     }
-    const result = await attemptDelivery({ deliveryId: row.id, endpointId: row.endpoint_id, event: row.event, body: row.body, url: row.url, secret: row.secret }, trigger, this.opts);
+    const result = await attemptDelivery(attemptInput(row), trigger, this.opts);
     const recorded = await this.recorder.record(result);
     return outcomeOf(recorded);
   }
@@ -59,7 +60,7 @@ export class DeliveryExecutor {
   async replay(id: string): Promise<{ result: AttemptResult; recorded: Recorded | null } | null> {
     const row = await this.load(id);
     if (!row) return null;
-    const result = await attemptDelivery({ deliveryId: row.id, endpointId: row.endpoint_id, event: row.event, body: row.body, url: row.url, secret: row.secret }, "replay", this.opts);
+    const result = await attemptDelivery(attemptInput(row), "replay", this.opts);
     return { result, recorded: await this.recorder.record(result) };
   }
 
@@ -86,8 +87,13 @@ export class DeliveryExecutor {
     try {
       rows = rowsOf<Loaded>(
         await this.db.execute(sql`
-          select d.id, d.endpoint_id, d.event, d.body, d.state, d.next_attempt_at, e.url, e.secret, e.enabled
-          from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+          select d.id, d.endpoint_id, d.signature_header, d.event, d.body, d.state, d.next_attempt_at,
+            coalesce(e.url, d.url) as url, coalesce(e.secret, d.secret) as secret,
+            -- An endpoint's switch, or for a runtime message whether the binding is still enabled.
+            coalesce(e.enabled, case when d.target = 'runtime' then coalesce(b.enabled, false) else true end) as enabled
+          from webhook_deliveries d
+          left join webhook_endpoints e on e.id = d.endpoint_id
+          left join agent_runtime_bindings b on d.target = 'runtime' and b.mailbox_id = d.mailbox_id
           where d.id = any(${`{${ids.join(",")}}`}::uuid[])`),
       );
     } catch (err) {
@@ -99,6 +105,16 @@ export class DeliveryExecutor {
     for (const [id, waiters] of batch) for (const w of waiters) w.resolve(byId.get(id));
   }
 }
+
+const attemptInput = (row: Loaded) => ({
+  deliveryId: row.id,
+  endpointId: row.endpoint_id,
+  event: row.event,
+  body: row.body,
+  url: row.url,
+  secret: row.secret,
+  signatureHeader: row.signature_header ?? undefined,
+});
 
 function outcomeOf(recorded: Recorded | null): Outcome {
   if (!recorded || recorded.state !== "pending" || !recorded.nextAttemptAt) return { kind: "done" };

@@ -85,6 +85,14 @@ export class WebhookSystem {
     this.relay.poke();
   }
 
+  /** Deliveries committed outside the relay (protocol callbacks, runtime messages): send them now. */
+  handOver(ids: string[]): void {
+    if (ids.length === 0) return;
+    // A failed publish is not lost: the sweeper publishes what was committed but never published.
+    if (this.transport.kind === "nats") this.transport.nats.publish(ids).catch(() => undefined);
+    else this.transport.queue.poke();
+  }
+
   async history(endpointId: string, limit: number): Promise<WebhookAttemptRow[]> {
     await this.endpoints.get(endpointId);
     return this.db.select().from(webhookAttempts).where(eq(webhookAttempts.endpointId, endpointId)).orderBy(desc(webhookAttempts.finishedAt), desc(webhookAttempts.attempt)).limit(limit);

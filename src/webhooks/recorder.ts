@@ -95,7 +95,7 @@ export class AttemptRecorder {
       sql`, `,
     );
     return this.db.transaction(async (tx) => {
-      const updated = rowsOf<{ id: string; state: Recorded["state"]; next_attempt_at: string | Date; attempt: number }>(
+      const updated = rowsOf<{ id: string; state: Recorded["state"]; next_attempt_at: string | Date; attempt: number; target: string; subject_id: string | null; mailbox_id: string }>(
         await tx.execute(sql`
           update webhook_deliveries d set
             attempt_count = d.attempt_count + 1,
@@ -115,7 +115,7 @@ export class AttemptRecorder {
             locked_until = null
           from (values ${values}) as v(id, success, scheduled)
           where d.id = v.id
-          returning d.id, d.state, d.next_attempt_at, d.attempt_count as attempt`),
+          returning d.id, d.state, d.next_attempt_at, d.attempt_count as attempt, d.target, d.subject_id, d.mailbox_id`),
       );
       const byId = new Map(updated.map((u) => [u.id, u]));
       const kept = results.filter((r) => byId.has(r.deliveryId));
@@ -130,7 +130,8 @@ export class AttemptRecorder {
             sql`, `,
           )}`);
         const health = [...endpointHealth(kept)].map(([id, h]) => sql`(${id}::uuid, ${h.reset}::boolean, ${h.failures}::int)`);
-        await tx.execute(sql`
+        await settleOthers(tx, kept, byId);
+        if (health.length > 0) await tx.execute(sql`
           update webhook_endpoints e set
             consecutive_failures = case when v.reset then v.failures else e.consecutive_failures + v.failures end,
             status = case
@@ -148,10 +149,42 @@ export class AttemptRecorder {
   }
 }
 
+type Settled = { state: Recorded["state"]; attempt: number; target: string; subject_id: string | null; mailbox_id: string };
+
+/**
+ * What a callback's or runtime message's attempt means beyond the delivery: a protocol
+ * response becomes `delivered` or `failed` once its delivery has succeeded or failed for good;
+ * a runtime message's every attempt goes into the routing log.
+ */
+async function settleOthers(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], results: AttemptResult[], byId: Map<string, Settled>): Promise<void> {
+  const finished = results.filter((r) => byId.get(r.deliveryId)?.target === "callback" && byId.get(r.deliveryId)?.state !== "pending");
+  if (finished.length > 0) {
+    const values = sql.join(
+      finished.map((r) => sql`(${byId.get(r.deliveryId)!.subject_id}::uuid, ${byId.get(r.deliveryId)!.state === "succeeded" ? "delivered" : "failed"})`),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      update protocol_responses p set status = v.status, delivered_at = case when v.status = 'delivered' then now() else p.delivered_at end
+      from (values ${values}) as v(id, status) where p.id = v.id and p.status <> 'delivered'`);
+  }
+  const runtime = results.filter((r) => byId.get(r.deliveryId)?.target === "runtime");
+  if (runtime.length > 0) {
+    const rows = runtime.map((r) => {
+      const d = byId.get(r.deliveryId)!;
+      const kind = r.success ? "delivered" : d.state === "failed" ? "failed" : "retrying";
+      const detail = r.success ? `runtime answered ${r.statusCode}` : `${r.error ?? "failed"}${d.state === "pending" ? "; will retry" : d.state === "failed" ? "; no retries left" : ""}`;
+      const data = JSON.stringify({ attempt: d.attempt, trigger: r.trigger, status_code: r.statusCode, duration_ms: r.durationMs });
+      return sql`(${newId()}::uuid, ${d.mailbox_id}::uuid, ${d.subject_id}::uuid, ${kind}, ${detail.slice(0, 1000)}, ${data}::jsonb, ${r.deliveryId}::uuid)`;
+    });
+    await tx.execute(sql`insert into agent_runtime_events (id, mailbox_id, message_id, kind, detail, data, delivery_id) values ${sql.join(rows, sql`, `)}`);
+  }
+}
+
 /** Per endpoint, in order: whether a success resets its failure count, and the failures after it. */
 function endpointHealth(results: AttemptResult[]): Map<string, { reset: boolean; failures: number }> {
   const health = new Map<string, { reset: boolean; failures: number }>();
   for (const r of results) {
+    if (r.endpointId === null) continue; // a callback or runtime message: no endpoint to keep healthy
     const h = health.get(r.endpointId) ?? { reset: false, failures: 0 };
     if (r.success) {
       h.reset = true;

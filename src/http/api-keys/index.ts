@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import type { Mailboxes } from "../../../actors/mailbox/client.ts";
 import type { Db } from "../../../db/client.ts";
@@ -29,7 +29,7 @@ export function apiKeyRoutes(mailboxes: Mailboxes, db: Db, mutation: MutationHoo
       "/v1/mailboxes/:mailboxId/api-keys",
       async ({ params }) => {
         await mailboxes.get(params.mailboxId); // 404 for an unknown mailbox rather than an empty list
-        const rows = await db.select().from(apiKeys).where(eq(apiKeys.mailboxId, params.mailboxId)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+        const rows = await db.select().from(apiKeys).where(and(eq(apiKeys.mailboxId, params.mailboxId), eq(apiKeys.scope, "mailbox"))).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
         return { items: rows.map(apiKeyListItem) };
       },
       {

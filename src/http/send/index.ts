@@ -6,7 +6,11 @@ import type { Db } from "../../../db/client.ts";
 import { messages } from "../../../db/schema/index.ts";
 import { DRAFT_LIMITS } from "../../domain/drafts.ts";
 import type { Owners } from "../../domain/owners.ts";
-import { notFound } from "../../errors.ts";
+import { AppError, notFound } from "../../errors.ts";
+import type { DraftFields } from "../../../actors/mailbox/types.ts";
+import { replyAddressing } from "../../../actors/mailbox/outbound.ts";
+import { Draft, draft as draftView } from "../drafts/model.ts";
+import type { DerivedContext } from "../pipeline.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
 import { Addresses, DraftParams } from "../drafts/model.ts";
 import { MailboxParams } from "../mailboxes/model.ts";
@@ -36,6 +40,16 @@ const Sent = t.Object({
   reply_to: t.String({ description: "The reply alias {localPart}+reply-{token}@{domain} set as Reply-To" }),
 });
 
+const Held = t.Object(
+  {
+    disposition: t.Union([t.Literal("draft"), t.Literal("observed")], { description: "draft: held for approval (draft-first); observed: only logged (observe)" }),
+    draft: t.Optional(Draft),
+  },
+  { additionalProperties: false },
+);
+const RUNTIME_NOTES =
+  "Called with an agent runtime's key, the binding's policy mode decides: auto-send sends; draft-first answers 202 with a draft to approve (a reply's draft threads as a reply when sent); observe answers 202 and only logs. Each is in the routing log.";
+
 const SEND_NOTES =
   "Checks, in order: validation (400), suppression list (409 address_suppressed), mailbox disabled (403 mailbox_disabled), policy allow_outbound (403 outbound_disabled), the mailbox's sends per sliding hour (429). The first delivery attempt runs before the answer: status is `sent`, or `queued` while a relay failure is retried, or `failed`; GET …/delivery has the history.";
 
@@ -54,31 +68,53 @@ export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner:
     return owner;
   };
 
+  // What an agent runtime's send becomes under its policy mode (README "Agent-runtime binding").
+  const held = async (ctx: unknown, mailboxId: string, draft: () => DraftFields, messageId: string | null, set: { status?: number | string }) => {
+    const runtime = (ctx as DerivedContext).runtime;
+    if (!runtime || runtime.mode === "auto-send") return null;
+    set.status = 202;
+    if (runtime.mode === "observe") {
+      const fields = draft();
+      await mailboxes.logRuntime(mailboxId, { messageId, kind: "send_observed", detail: "the runtime asked to send; observe mode only logs it", data: { to: fields.to ?? [], subject: fields.subject ?? null } });
+      return { disposition: "observed" as const };
+    }
+    const row = await mailboxes.createDraft(mailboxId, draft());
+    await mailboxes.logRuntime(mailboxId, { messageId, kind: "send_drafted", detail: `the runtime asked to send; held as draft ${row.id} for approval (draft-first)`, data: { draft_id: row.id } });
+    return { disposition: "draft" as const, draft: draftView(row) };
+  };
+
   return new Elysia({ name: "send" }).guard(mutation, (writes) =>
     writes
       .post(
         "/v1/mailboxes/:mailboxId/send",
-        async ({ params, body, set }) =>
-          answer(
-            await mailboxes.send(params.mailboxId, {
-              to: body.to,
-              cc: body.cc ?? [],
-              bcc: body.bcc ?? [],
-              subject: body.subject,
-              textBody: body.textBody ?? null,
-              htmlBody: body.htmlBody ?? null,
-            }),
-            set,
-          ),
-        { params: MailboxParams, body: SendBody, response: { 201: Sent }, detail: { summary: "Send an email", description: SEND_NOTES, tags: ["Messages"] } },
+        async (ctx) => {
+          const { params, body, set } = ctx;
+          const fields = { to: body.to, cc: body.cc ?? [], bcc: body.bcc ?? [], subject: body.subject, textBody: body.textBody ?? null, htmlBody: body.htmlBody ?? null };
+          return (await held(ctx, params.mailboxId, () => fields, null, set)) ?? answer(await mailboxes.send(params.mailboxId, fields), set);
+        },
+        { params: MailboxParams, body: SendBody, response: { 201: Sent, 202: Held }, detail: { summary: "Send an email", description: `${SEND_NOTES} ${RUNTIME_NOTES}`, tags: ["Messages"] } },
       )
       .post(
         "/v1/messages/:messageId/reply",
-        async ({ params, body, set }) => answer(await mailboxes.reply(await ownerOr404("message", params.messageId), params.messageId, body ?? {}), set),
+        async (ctx) => {
+          const { params, body, set } = ctx;
+          const owner = await ownerOr404("message", params.messageId);
+          const asDraft = async () => {
+            const [original] = await db.select().from(messages).where(eq(messages.id, params.messageId)).limit(1);
+            const { to, subject } = replyAddressing(original!);
+            return { to, cc: body?.cc ?? [], bcc: body?.bcc ?? [], subject, textBody: body?.textBody ?? null, htmlBody: body?.htmlBody ?? null, inReplyToMessageId: params.messageId };
+          };
+          const runtime = (ctx as unknown as DerivedContext).runtime;
+          if (runtime && runtime.mode !== "auto-send") {
+            const draft = await asDraft();
+            return held(ctx, owner, () => draft, params.messageId, set);
+          }
+          return answer(await mailboxes.reply(owner, params.messageId, body ?? {}), set);
+        },
         {
           params: MessageParams,
           body: t.Optional(ReplyBody),
-          response: { 201: Sent },
+          response: { 201: Sent, 202: Held },
           detail: {
             summary: "Reply to a message",
             description: `Goes to the message's Reply-To or sender (inbound) or its recipients (outbound), in its thread, with In-Reply-To and References. 400 reply_not_supported for a message with no one to answer or an agent protocol message. ${SEND_NOTES}`,
@@ -88,10 +124,21 @@ export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner:
       )
       .post(
         "/v1/drafts/:draftId/send",
-        async ({ params, set }) => answer(await mailboxes.sendDraft(await ownerOr404("draft", params.draftId), params.draftId), set),
+        async (ctx) => {
+          const { params, set } = ctx;
+          const owner = await ownerOr404("draft", params.draftId);
+          const runtime = (ctx as unknown as DerivedContext).runtime;
+          if (runtime?.mode === "draft-first") throw new AppError("approval_required", "in draft-first mode a person approves drafts: send it with a mailbox key or the admin token");
+          if (runtime?.mode === "observe") {
+            await mailboxes.logRuntime(owner, { messageId: null, kind: "send_observed", detail: `the runtime asked to send draft ${params.draftId}; observe mode only logs it`, data: { draft_id: params.draftId } });
+            set.status = 202;
+            return { disposition: "observed" as const };
+          }
+          return answer(await mailboxes.sendDraft(owner, params.draftId), set);
+        },
         {
           params: DraftParams,
-          response: { 201: Sent },
+          response: { 201: Sent, 202: Held },
           detail: { summary: "Send a draft", description: `The same checks as send; the draft is deleted in the transaction that queues the message. ${SEND_NOTES}`, tags: ["Drafts"] },
         },
       ),

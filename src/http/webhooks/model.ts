@@ -70,7 +70,7 @@ export const webhookEndpoint = (e: WebhookEndpointRow) => ({
 export const deliveryAttempt = (a: WebhookAttemptRow) => ({
   id: a.id,
   delivery_id: a.deliveryId,
-  endpoint_id: a.endpointId,
+  endpoint_id: a.endpointId ?? "",
   attempt: a.attempt,
   trigger: a.trigger,
   url: a.url,

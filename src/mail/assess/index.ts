@@ -66,6 +66,21 @@ export class Assessor {
     };
   }
 
+  /**
+   * A message that did not come by email (an agent protocol message): the content rules only.
+   * Its sender is proven by an API key, which is what SPF, DKIM and DMARC prove for mail, so
+   * the rules see authenticated mail; the stored results say no email authentication applied.
+   */
+  assessContent(input: Omit<AssessInput, "raw">): Assessment {
+    const stored: AuthResults = { spf: "none", dkim: "none", dmarc: "none" };
+    const ctx = this.context({ ...input, raw: new Uint8Array(0) });
+    if (!ctx) return { riskLevel: "medium", triageLabel: "fyi", signals: ["parse_failed"], auth: stored, autoReplyBlocked: true };
+    ctx.auth = { spf: "pass", dkim: "pass", dmarc: "pass" };
+    const signals = evaluate(ctx);
+    const risk = riskOf(signals).level;
+    return { riskLevel: risk, triageLabel: triageOf(ctx, { signals: new Set(signals), risk }), signals, auth: stored, autoReplyBlocked: false };
+  }
+
   /** The full view, else a header-only one (reported as parse_failed), else null. */
   private context(input: AssessInput): AssessContext | null {
     try {

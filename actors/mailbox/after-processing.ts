@@ -1,0 +1,194 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Tx } from "../../db/client.ts";
+import {
+  agentRuntimeEvents,
+  autopilotDecisions,
+  autopilotPolicies,
+  drafts,
+  labels,
+  messageLabels,
+  messages,
+  protocolMessages,
+  type AttachmentRow,
+  type AutopilotPolicyRow,
+  type MessageRow,
+  type ProtocolMessageRow,
+} from "../../db/schema/index.ts";
+import { decide, type Decision, type Rule, type RuleAction } from "../../src/autopilot/rules.ts";
+import { newId } from "../../src/domain/ids.ts";
+import { AppError } from "../../src/errors.ts";
+import { jobRow } from "../../src/jobs/outbox.ts";
+import { outbox } from "../../db/schema/index.ts";
+import { AUTO_SEND_ACTION } from "../../src/protocol/types.ts";
+import { RUNTIME_EVENT, runtimeMessageBody, runtimeUrl, type RoutingHint } from "../../src/runtime/payload.ts";
+import { messageEventPayload } from "../../src/mail/events.ts";
+import { insertDirectDelivery } from "../../src/webhooks/direct.ts";
+import { replyAddressing } from "./outbound.ts";
+import { bindingOf } from "./runtime.ts";
+import type { MailboxState, WriteContext } from "./types.ts";
+
+/** A message that processing just completed, as the event will describe it. */
+export interface Processed {
+  row: MessageRow;
+  attachments: AttachmentRow[];
+  protocol?: ProtocolMessageRow;
+}
+
+/** The mailbox's autopilot policy and runtime binding, read before the transaction (they are kept by the actor). */
+export interface Settings {
+  policy: AutopilotPolicyRow | null;
+  binding: Awaited<ReturnType<typeof bindingOf>>;
+}
+
+export async function processingSettings(state: MailboxState, deps: WriteContext["deps"]): Promise<Settings> {
+  return { policy: await autopilotOf(state, deps), binding: await bindingOf(state, deps) };
+}
+
+/** The autopilot policy, read once per activation and kept (writes go through this actor). */
+export async function autopilotOf(state: MailboxState, deps: WriteContext["deps"]): Promise<AutopilotPolicyRow | null> {
+  if (state.autopilot === undefined) {
+    const [row] = await deps.db.select().from(autopilotPolicies).where(eq(autopilotPolicies.mailboxId, state.mailbox.id)).limit(1);
+    state.autopilot = row ?? null;
+  }
+  return state.autopilot;
+}
+
+/**
+ * What happens to processed inbound messages, inside the transaction that marks them
+ * processed (so none of it is lost or done twice): the autopilot's decision (recorded; carried
+ * out in `enforce` mode), routing to the agent runtime, and the `send_message` auto-reply
+ * job. Rows are updated in place so that `message.processed` describes the outcome.
+ * Returns the deliveries to hand to the transport after commit.
+ */
+export async function afterProcessing(tx: Tx, { state }: WriteContext, settings: Settings, processed: Processed[]): Promise<{ deliveryIds: string[]; jobs: number }> {
+  const inbound = processed.filter((p) => p.row.direction === "inbound");
+  if (inbound.length === 0) return { deliveryIds: [], jobs: 0 };
+  const protocolRows = await tx.select().from(protocolMessages).where(inArray(protocolMessages.messageId, inbound.map((p) => p.row.id)));
+  for (const p of inbound) p.protocol = protocolRows.find((r) => r.messageId === p.row.id);
+
+  const { policy, binding } = settings;
+  const rules = (policy?.rules ?? []) as Rule[];
+  const routed = binding?.enabled ? binding : null;
+  const deliveryIds: string[] = [];
+  let jobs = 0;
+
+  for (const p of inbound) {
+    let blocked = false;
+    const hint: RoutingHint = { priority: p.protocol?.priority === "high" || p.protocol?.priority === "urgent" ? "high" : "normal", notes: [] };
+    if (policy && rules.length > 0) {
+      const decision = decide(rules, {
+        from: p.row.fromAddress,
+        subject: p.row.subject,
+        triageLabel: p.row.triageLabel,
+        riskLevel: p.row.riskLevel,
+        action: p.protocol?.action ?? null,
+        transport: p.row.transport,
+      });
+      const enforce = policy.mode === "enforce";
+      const outcomes: Record<string, unknown>[] = [];
+      for (const planned of decision.actions) {
+        const outcome = enforce ? await carryOut(tx, state, p, planned.action, routed !== null) : { outcome: "would_apply" };
+        outcomes.push({ rule_id: planned.rule_id, action: planned.action, ...outcome });
+        if (enforce && planned.action.type === "forward_to_runtime" && outcome.outcome === "applied") {
+          if (planned.action.priority === "high") hint.priority = "high";
+          if (planned.action.note) hint.notes.push(planned.action.note);
+        }
+      }
+      blocked = enforce && decision.blocked;
+      await recordDecision(tx, state.mailbox.id, p.row.id, policy.mode, decision, outcomes);
+    }
+
+    if (routed) {
+      if (blocked) {
+        await tx.insert(agentRuntimeEvents).values({ id: newId(), mailboxId: state.mailbox.id, messageId: p.row.id, kind: "skipped", detail: "blocked by an autopilot rule; not routed to the runtime" });
+      } else {
+        const payload = messageEventPayload(p.row, p.attachments, p.protocol);
+        const deliveryId = await insertDirectDelivery(tx, {
+          target: "runtime",
+          mailboxId: state.mailbox.id,
+          url: runtimeUrl(routed.runtimeBaseUrl),
+          secret: routed.signingSecret,
+          signatureHeader: "x-service-signature",
+          event: RUNTIME_EVENT,
+          body: runtimeMessageBody(routed, state.mailbox, payload, hint),
+          subjectId: p.row.id,
+        });
+        deliveryIds.push(deliveryId);
+        await tx.insert(agentRuntimeEvents).values({
+          id: newId(),
+          mailboxId: state.mailbox.id,
+          messageId: p.row.id,
+          kind: "routed",
+          detail: `queued for agent ${routed.agentId} (${routed.personaLabel}, tier ${routed.permissionTier}, ${routed.policyMode})`,
+          data: { agent_id: routed.agentId, persona_label: routed.personaLabel, permission_tier: routed.permissionTier, policy_mode: routed.policyMode, priority: hint.priority, url: runtimeUrl(routed.runtimeBaseUrl) },
+          deliveryId,
+        });
+        if (p.protocol && p.protocol.status === "received") {
+          await tx.update(protocolMessages).set({ status: "routed", updatedAt: new Date() }).where(eq(protocolMessages.messageId, p.row.id));
+          p.protocol = { ...p.protocol, status: "routed" };
+        }
+      }
+    }
+
+    if (p.protocol?.action === AUTO_SEND_ACTION) {
+      const refusal = blocked
+        ? { code: "blocked_by_autopilot", message: "an autopilot rule blocked this message; no auto-reply" }
+        : !state.mailbox.allowAutoReply
+          ? { code: "auto_reply_disabled", message: "the mailbox policy does not allow auto-replies (allow_auto_reply is false); the message waits for the agent" }
+          : null;
+      if (refusal) {
+        await tx.update(protocolMessages).set({ error: refusal, updatedAt: new Date() }).where(eq(protocolMessages.messageId, p.row.id));
+      } else {
+        await tx.insert(outbox).values(jobRow("protocol.auto", state.mailbox.id, { message_id: p.row.id }));
+        jobs++;
+      }
+    }
+  }
+  return { deliveryIds, jobs };
+}
+
+type Carried = { outcome: "applied" | "skipped"; detail?: string; [k: string]: unknown };
+
+/** One autopilot action in `enforce` mode. A skipped action says why. */
+async function carryOut(tx: Tx, state: MailboxState, p: Processed, action: RuleAction, hasRuntime: boolean): Promise<Carried> {
+  const mailboxId = state.mailbox.id;
+  switch (action.type) {
+    case "label": {
+      const nameKey = action.label.trim().toLowerCase();
+      await tx.insert(labels).values({ id: newId(), mailboxId, name: action.label.trim(), nameKey, color: null }).onConflictDoNothing();
+      const [label] = await tx.select({ id: labels.id }).from(labels).where(and(eq(labels.mailboxId, mailboxId), eq(labels.nameKey, nameKey))).limit(1);
+      await tx.insert(messageLabels).values({ messageId: p.row.id, labelId: label!.id }).onConflictDoNothing();
+      return { outcome: "applied", label_id: label!.id };
+    }
+    case "archive": {
+      const [row] = await tx.update(messages).set({ status: "archived", archivedAt: new Date() }).where(eq(messages.id, p.row.id)).returning();
+      p.row = row!;
+      return { outcome: "applied" };
+    }
+    case "draft_reply": {
+      let addressing;
+      try {
+        addressing = replyAddressing(p.row);
+      } catch (err) {
+        if (err instanceof AppError) return { outcome: "skipped", detail: err.message };
+        throw err;
+      }
+      const id = newId();
+      await tx.insert(drafts).values({ id, mailboxId, to: addressing.to, subject: addressing.subject, textBody: action.text, inReplyToMessageId: p.row.id });
+      return { outcome: "applied", draft_id: id };
+    }
+    case "forward_to_runtime":
+      return hasRuntime ? { outcome: "applied" } : { outcome: "skipped", detail: "the mailbox has no enabled agent-runtime binding" };
+    case "block": {
+      const signals = [...new Set([...p.row.suspiciousSignals, "autopilot_blocked"])].sort();
+      const [row] = await tx.update(messages).set({ triageLabel: "spam", suspiciousSignals: signals, autoReplyBlocked: true }).where(eq(messages.id, p.row.id)).returning();
+      p.row = row!;
+      return { outcome: "applied" };
+    }
+  }
+}
+
+async function recordDecision(tx: Tx, mailboxId: string, messageId: string, mode: "observe" | "enforce", decision: Decision, actions: Record<string, unknown>[]): Promise<void> {
+  await tx.insert(autopilotDecisions).values({ id: newId(), mailboxId, messageId, mode, matchedRules: decision.matched_rules, actions, blocked: decision.blocked });
+}
+

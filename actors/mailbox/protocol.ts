@@ -1,0 +1,321 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Tx } from "../../db/client.ts";
+import {
+  actions,
+  mailboxes,
+  messages,
+  protocolMessages,
+  protocolResponses,
+  threads,
+  type ActionRow,
+  type MessageRow,
+  type ProtocolMessageRow,
+  type ProtocolResponseRow,
+} from "../../db/schema/index.ts";
+import { isUuid, newId } from "../../src/domain/ids.ts";
+import { checkOutgoing } from "../../src/domain/outbound.ts";
+import { AppError, notFound, validationError } from "../../src/errors.ts";
+import { eventRow, jobRow } from "../../src/jobs/outbox.ts";
+import { outbox } from "../../db/schema/index.ts";
+import { putBlob } from "../../src/mail/blobs.ts";
+import { messageEventPayload } from "../../src/mail/events.ts";
+import { snippetOf } from "../../src/mail/extract.ts";
+import { normalizeSubject } from "../../src/mail/threading.ts";
+import { issuesOf } from "../../src/protocol/json-schema.ts";
+import { CALLBACK_SIGNATURE_HEADER } from "../../src/protocol/discovery.ts";
+import { AUTO_SEND_ACTION, type ResponseInput } from "../../src/protocol/types.ts";
+import { insertDirectDelivery } from "../../src/webhooks/direct.ts";
+import { newSigningSecret } from "../../src/webhooks/signing.ts";
+import { dispatch } from "./outbound.ts";
+import type { CommandOf, WriteContext } from "./types.ts";
+
+export interface ProtocolMessage {
+  message: MessageRow;
+  protocol: ProtocolMessageRow;
+}
+
+/**
+ * A protocol message arrives. The checks, in order (README "Agent protocol"): the mailbox
+ * takes messages; an action, when named, exists and is enabled (unknown_action); its
+ * parameters match the action's schema (schema_validation_failed); a message without an
+ * action is free-form and needs a body. Then the message, its protocol record, its thread,
+ * `message.received` and the processing job are one commit.
+ */
+export async function receiveProtocol({ state, deps }: WriteContext, cmd: CommandOf<"receiveProtocol">): Promise<ProtocolMessage> {
+  const mailbox = state.mailbox;
+  const input = cmd.input;
+  if (mailbox.status === "disabled") throw new AppError("mailbox_disabled", `mailbox ${mailbox.id} is disabled and does not accept messages`);
+  if (input.action === undefined) {
+    if (input.parameters !== undefined) throw validationError("parameters need an action", [{ path: "parameters", message: "is only allowed together with action" }]);
+    if (!input.body || input.body.trim() === "") throw validationError("a message without an action needs a body", [{ path: "body", message: "must not be empty when no action is given" }]);
+  } else {
+    const action = await enabledAction(deps, mailbox.id, input.action);
+    const issues = issuesOf(deps.validators.get(action.id, action.updatedAt.getTime(), "parameters", action.parameterSchema as object), input.parameters ?? {});
+    if (issues.length > 0) {
+      throw new AppError("schema_validation_failed", `parameters do not match the schema of action "${action.name}": ${issues[0]!.path} ${issues[0]!.message}`, { action: action.name, errors: issues });
+    }
+  }
+
+  const id = newId();
+  const now = new Date();
+  const raw = new TextEncoder().encode(JSON.stringify(cmd.raw));
+  return deps.db.transaction(async (tx) => {
+    const threadId = (await conversationThread(tx, mailbox.id, cmd.sender.mailboxId, input.threadId)) ?? (await newThread(tx, mailbox.id, input.subject, cmd.sender.emailAddress, now));
+    if (input.threadId) await tx.update(threads).set({ lastMessageAt: now, status: "open" }).where(eq(threads.id, threadId));
+    const rawSha256 = await putBlob(tx, raw);
+    const [message] = await tx
+      .insert(messages)
+      .values({
+        id,
+        mailboxId: mailbox.id,
+        threadId,
+        transport: "agent-json",
+        direction: "inbound",
+        status: "received",
+        fromAddress: cmd.sender.emailAddress,
+        toAddress: mailbox.emailAddress,
+        subject: input.subject,
+        snippet: snippetOf(input.body ?? ""),
+        textBody: input.body ?? null,
+        rawSha256,
+        rawSize: raw.byteLength,
+        createdAt: now,
+      })
+      .returning();
+    const [protocol] = await tx
+      .insert(protocolMessages)
+      .values({
+        messageId: id,
+        mailboxId: mailbox.id,
+        senderMailboxId: cmd.sender.mailboxId,
+        action: input.action ?? null,
+        parameters: input.action === undefined ? null : (input.parameters ?? {}),
+        fromAgent: input.from.agent ?? null,
+        onBehalfOf: input.from.onBehalfOf ?? null,
+        callbackUrl: input.from.callbackUrl ?? null,
+        priority: input.priority ?? "normal",
+        metadata: input.metadata ?? {},
+        conversationId: input.threadId ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await tx.insert(outbox).values([
+      eventRow("message.received", mailbox.id, messageEventPayload(message!, [], protocol!)),
+      jobRow("mail.process", mailbox.id, { message_id: id, token_thread_id: threadId }),
+    ]);
+    return { message: message!, protocol: protocol! };
+  });
+}
+
+/**
+ * An answer to a protocol message this mailbox received. With a callback URL the response
+ * is POSTed to it (signed with the sender mailbox's callback secret) through the delivery
+ * machinery; otherwise it waits to be polled. One commit: the response, its delivery, the
+ * message's new status and `protocol.response.created`.
+ */
+export async function respond({ state, deps }: WriteContext, cmd: CommandOf<"respond">): Promise<ProtocolResponseRow> {
+  const found = await ownProtocolMessage(deps.db, state.mailbox.id, cmd.messageId);
+  if (!found) throw notFound("protocol message", cmd.messageId);
+  const { message, protocol } = found;
+  const input = cmd.input;
+  if ((input.body === undefined || input.body.trim() === "") && input.structuredData === undefined) {
+    throw validationError("a response needs a body or structured_data", [{ path: "body", message: "give body, structured_data or both" }]);
+  }
+  if (protocol.action) {
+    const [action] = await deps.db.select().from(actions).where(and(eq(actions.mailboxId, state.mailbox.id), eq(actions.name, protocol.action))).limit(1);
+    // An action deleted since the message arrived has no schema left to hold the answer to.
+    if (action) {
+      const issues = issuesOf(deps.validators.get(action.id, action.updatedAt.getTime(), "response", action.responseSchema as object), input.structuredData ?? {});
+      if (issues.length > 0) {
+        throw new AppError("schema_validation_failed", `structured_data does not match the response schema of action "${action.name}": ${issues[0]!.path} ${issues[0]!.message}`, { action: action.name, errors: issues });
+      }
+    }
+  }
+
+  let deliveryId: string | null = null;
+  const response = await deps.db.transaction(async (tx) => {
+    const created = await insertResponse(tx, state.mailbox, message, protocol, input, cmd.responder);
+    deliveryId = created.deliveryId;
+    return created;
+  });
+  if (deliveryId) deps.handOver.deliveries([deliveryId]);
+  return response;
+}
+
+/**
+ * The `protocol.auto` job: a `send_message` invocation answered without the agent, when the
+ * policy allows auto-replies. The email's id is derived from the protocol message's, so a
+ * job that runs twice finds the email it sent and does not send it again.
+ */
+export async function autoAct(ctx: WriteContext, cmd: CommandOf<"autoAct">): Promise<ProtocolResponseRow | null> {
+  const { state, deps } = ctx;
+  const found = await ownProtocolMessage(deps.db, state.mailbox.id, cmd.messageId);
+  if (!found || found.protocol.action !== AUTO_SEND_ACTION) return null;
+  const { message, protocol } = found;
+  const [answered] = await deps.db.select().from(protocolResponses).where(and(eq(protocolResponses.protocolMessageId, message.id), eq(protocolResponses.responder, "auto"))).limit(1);
+  if (answered) return answered;
+  if (!state.mailbox.allowAutoReply) {
+    await noteError(deps.db, message.id, { code: "auto_reply_disabled", message: "the mailbox policy does not allow auto-replies (allow_auto_reply is false); the message waits for the agent" }, false);
+    return null;
+  }
+  const emailId = derivedId(`auto-send:${message.id}`);
+  const [already] = await deps.db.select({ id: messages.id, status: messages.status }).from(messages).where(eq(messages.id, emailId)).limit(1);
+  let sent = already;
+  if (!sent) {
+    const p = (protocol.parameters ?? {}) as { to?: string[]; subject?: string; text?: string };
+    try {
+      const fields = checkOutgoing({ to: p.to ?? [], cc: [], bcc: [], subject: p.subject ?? "", textBody: p.text ?? null, htmlBody: null });
+      const dispatched = await dispatch(ctx, fields, { threadId: null, inReplyTo: null, references: [], draftId: null, messageId: emailId });
+      deps.handOver.jobs();
+      sent = { id: dispatched.message.id, status: dispatched.message.status };
+    } catch (err) {
+      if (!(err instanceof AppError) || !err.isPublic) throw err; // a fault: the job retries
+      await noteError(deps.db, message.id, { code: err.code, message: err.message }, true);
+      return null;
+    }
+  }
+  const input = { body: `Email ${sent.id} to ${(protocol.parameters as { to?: string[] } | null)?.to?.join(", ") ?? ""} is ${sent.status}.`, structuredData: { message_id: sent.id, status: sent.status } };
+  let deliveryId: string | null = null;
+  const response = await deps.db.transaction(async (tx) => {
+    const created = await insertResponse(tx, state.mailbox, message, protocol, input, "auto");
+    deliveryId = created.deliveryId;
+    return created;
+  });
+  if (deliveryId) deps.handOver.deliveries([deliveryId]);
+  return response;
+}
+
+async function insertResponse(
+  tx: Tx,
+  mailbox: { id: string; emailAddress: string; protocolHost: string },
+  message: MessageRow,
+  protocol: ProtocolMessageRow,
+  input: ResponseInput,
+  responder: ProtocolResponseRow["responder"],
+): Promise<ProtocolResponseRow> {
+  const id = newId();
+  const now = new Date();
+  // A sender mailbox deleted since has nobody to sign for: the answer waits to be polled.
+  const secret = protocol.callbackUrl && protocol.senderMailboxId ? await callbackSecret(tx, protocol.senderMailboxId) : null;
+  const mode: ProtocolResponseRow["deliveryMode"] = secret ? "callback" : "poll";
+  let deliveryId: string | null = null;
+  const values = {
+    id,
+    protocolMessageId: message.id,
+    mailboxId: mailbox.id,
+    body: input.body ?? "",
+    structuredData: input.structuredData ?? {},
+    deliveryMode: mode,
+    status: mode === "poll" ? ("delivered" as const) : ("pending" as const),
+    responder,
+    createdAt: now,
+    deliveredAt: mode === "poll" ? now : null,
+  };
+  if (secret) {
+    deliveryId = await insertDirectDelivery(tx, {
+      target: "callback",
+      mailboxId: mailbox.id,
+      url: protocol.callbackUrl!,
+      secret,
+      signatureHeader: CALLBACK_SIGNATURE_HEADER,
+      event: "protocol.response.created",
+      body: JSON.stringify(callbackBody({ ...values, deliveryId: null }, message, protocol, mailbox)),
+      subjectId: id,
+    });
+  }
+  const [row] = await tx.insert(protocolResponses).values({ ...values, deliveryId }).returning();
+  await tx.update(protocolMessages).set({ status: "responded", updatedAt: now }).where(eq(protocolMessages.messageId, message.id));
+  await tx.insert(outbox).values(eventRow("protocol.response.created", mailbox.id, responseEventPayload(row!)));
+  return row!;
+}
+
+/** The payload of protocol.response.created (spec section 6). */
+export const responseEventPayload = (r: ProtocolResponseRow): Record<string, unknown> => ({
+  id: r.id,
+  protocol_message_id: r.protocolMessageId,
+  body: r.body,
+  structured_data: r.structuredData,
+  delivery_mode: r.deliveryMode,
+  status: r.status,
+});
+
+/** What the sender's callback URL receives: the response, and which message it answers. */
+function callbackBody(r: Omit<ProtocolResponseRow, "deliveryId"> & { deliveryId: null }, message: MessageRow, protocol: ProtocolMessageRow, mailbox: { emailAddress: string; protocolHost: string }) {
+  return {
+    event: "protocol.response.created",
+    // The body is what a successful delivery delivers: from the receiver's side, delivered.
+    response: { ...responseEventPayload(r as ProtocolResponseRow), status: "delivered", responder: r.responder, created_at: r.createdAt.toISOString() },
+    message: { id: message.id, action: protocol.action, subject: message.subject, thread_id: protocol.conversationId, metadata: protocol.metadata },
+    from: { address: mailbox.emailAddress, protocol_host: mailbox.protocolHost },
+  };
+}
+
+async function callbackSecret(tx: Tx, senderMailboxId: string): Promise<string | null> {
+  // Set once, by whichever answer needs it first; only this column of the sender's row is written.
+  const [row] = await tx
+    .update(mailboxes)
+    .set({ callbackSecret: sql`coalesce(${mailboxes.callbackSecret}, ${newSigningSecret()})` })
+    .where(eq(mailboxes.id, senderMailboxId))
+    .returning({ secret: mailboxes.callbackSecret });
+  return row?.secret ?? null;
+}
+
+async function enabledAction(deps: WriteContext["deps"], mailboxId: string, name: string): Promise<ActionRow> {
+  const rows = await deps.db.select().from(actions).where(eq(actions.mailboxId, mailboxId)).orderBy(asc(actions.name));
+  const action = rows.find((a) => a.name === name);
+  if (!action || !action.enabled) {
+    const available = rows.filter((a) => a.enabled).map((a) => a.name);
+    throw new AppError("unknown_action", `this mailbox has no enabled action "${name}"`, { action: name, available });
+  }
+  return action;
+}
+
+/** The sender's earlier message with the same conversation id, or our own thread id echoed back. */
+async function conversationThread(tx: Tx, mailboxId: string, senderMailboxId: string, conversationId: string | undefined): Promise<string | null> {
+  if (!conversationId) return null;
+  const [earlier] = await tx
+    .select({ threadId: messages.threadId })
+    .from(protocolMessages)
+    .innerJoin(messages, eq(messages.id, protocolMessages.messageId))
+    .where(and(eq(protocolMessages.mailboxId, mailboxId), eq(protocolMessages.senderMailboxId, senderMailboxId), eq(protocolMessages.conversationId, conversationId)))
+    .orderBy(desc(protocolMessages.createdAt))
+    .limit(1);
+  if (earlier?.threadId) return earlier.threadId;
+  if (!isUuid(conversationId)) return null;
+  const [own] = await tx.select({ id: threads.id }).from(threads).where(and(eq(threads.id, conversationId), eq(threads.mailboxId, mailboxId))).limit(1);
+  return own?.id ?? null;
+}
+
+async function newThread(tx: Tx, mailboxId: string, subject: string, sender: string, at: Date): Promise<string> {
+  const id = newId();
+  await tx.insert(threads).values({ id, mailboxId, subject, subjectKey: normalizeSubject(subject), participantsKey: sender.toLowerCase(), lastMessageAt: at, createdAt: at });
+  return id;
+}
+
+export async function ownProtocolMessage(db: WriteContext["deps"]["db"], mailboxId: string, messageId: string): Promise<ProtocolMessage | undefined> {
+  if (!isUuid(messageId)) return undefined;
+  const [row] = await db
+    .select({ message: messages, protocol: protocolMessages })
+    .from(protocolMessages)
+    .innerJoin(messages, eq(messages.id, protocolMessages.messageId))
+    .where(and(eq(protocolMessages.messageId, messageId), eq(protocolMessages.mailboxId, mailboxId)))
+    .limit(1);
+  return row;
+}
+
+async function noteError(db: WriteContext["deps"]["db"], messageId: string, error: { code: string; message: string }, failed: boolean): Promise<void> {
+  await db
+    .update(protocolMessages)
+    .set({ error, updatedAt: new Date(), ...(failed ? { status: "failed" as const } : {}) })
+    .where(eq(protocolMessages.messageId, messageId));
+}
+
+/** A UUID (version 8, RFC 9562) derived from a name: the same name, the same id. */
+function derivedId(name: string): string {
+  const h = new Bun.CryptoHasher("sha256").update(name).digest();
+  h[6] = (h[6]! & 0x0f) | 0x80;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const hex = Buffer.from(h.subarray(0, 16)).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

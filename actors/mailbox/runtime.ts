@@ -1,0 +1,77 @@
+import { eq } from "drizzle-orm";
+import { agentRuntimeBindings, agentRuntimeEvents, apiKeys, type AgentRuntimeBindingRow } from "../../db/schema/index.ts";
+import { issueSecret } from "../../src/auth/tokens.ts";
+import { newId } from "../../src/domain/ids.ts";
+import { notFound, validationError } from "../../src/errors.ts";
+import { newSigningSecret } from "../../src/webhooks/signing.ts";
+import type { CommandOf, MailboxState, WriteContext } from "./types.ts";
+
+export interface BindingChange {
+  binding: AgentRuntimeBindingRow;
+  created: boolean;
+  /** Shown once, when the binding is created: the runtime's API key and the secret that signs what it receives. */
+  runtimeToken: string | null;
+  signingSecret: string | null;
+}
+
+/** The binding, read once per activation and kept (writes go through this actor, other nodes reload). */
+export async function bindingOf(state: MailboxState, deps: WriteContext["deps"]): Promise<AgentRuntimeBindingRow | null> {
+  if (state.binding === undefined) {
+    const [row] = await deps.db.select().from(agentRuntimeBindings).where(eq(agentRuntimeBindings.mailboxId, state.mailbox.id)).limit(1);
+    state.binding = row ?? null;
+  }
+  return state.binding;
+}
+
+/** Create or update: a new binding gets its defaults, a key of scope `runtime` and a signing secret. */
+export async function setBinding({ state, deps }: WriteContext, cmd: CommandOf<"setBinding">): Promise<BindingChange> {
+  const current = await bindingOf(state, deps);
+  const f = Object.fromEntries(Object.entries(cmd.fields).filter(([, v]) => v !== undefined)) as typeof cmd.fields;
+  const now = new Date();
+  if (current) {
+    const [row] = await deps.db.update(agentRuntimeBindings).set({ ...f, updatedAt: now }).where(eq(agentRuntimeBindings.mailboxId, state.mailbox.id)).returning();
+    state.binding = row!;
+    deps.announceChanged(state.mailbox.id);
+    return { binding: row!, created: false, runtimeToken: null, signingSecret: null };
+  }
+  const missing = (["agentId", "runtimeBaseUrl"] as const).filter((k) => f[k] === undefined);
+  if (missing.length > 0) throw validationError(`${missing.join(" and ")} required to create a binding`, missing.map((path) => ({ path, message: "is required" })));
+  const keyId = newId();
+  const { token, digest } = issueSecret(keyId);
+  const signingSecret = newSigningSecret();
+  const row = await deps.db.transaction(async (tx) => {
+    await tx.insert(apiKeys).values({ id: keyId, mailboxId: state.mailbox.id, name: `agent runtime ${f.agentId}`.slice(0, 200), scope: "runtime", status: "active", secretDigest: digest });
+    const [inserted] = await tx
+      .insert(agentRuntimeBindings)
+      .values({ mailboxId: state.mailbox.id, agentId: f.agentId!, runtimeBaseUrl: f.runtimeBaseUrl!, ...f, signingSecret, keyId, createdAt: now, updatedAt: now })
+      .returning();
+    return inserted!;
+  });
+  deps.keys.invalidate(keyId);
+  state.binding = row;
+  deps.announceChanged(state.mailbox.id);
+  return { binding: row, created: true, runtimeToken: token, signingSecret };
+}
+
+/** Removes the binding and revokes its runtime key at once, here and (by broadcast) on other nodes. */
+export async function removeBinding({ state, deps }: WriteContext, _cmd: CommandOf<"removeBinding">): Promise<AgentRuntimeBindingRow> {
+  const row = await deps.db.transaction(async (tx) => {
+    const [deleted] = await tx.delete(agentRuntimeBindings).where(eq(agentRuntimeBindings.mailboxId, state.mailbox.id)).returning();
+    if (!deleted) throw notFound("agent-runtime binding of mailbox", state.mailbox.id);
+    if (deleted.keyId) await tx.update(apiKeys).set({ status: "revoked", revokedAt: new Date() }).where(eq(apiKeys.id, deleted.keyId));
+    return deleted;
+  });
+  if (row.keyId) {
+    deps.keys.invalidate(row.keyId);
+    deps.announceRevoked(row.keyId);
+    state.windows.delete(row.keyId);
+  }
+  state.binding = null;
+  deps.announceChanged(state.mailbox.id);
+  return row;
+}
+
+/** A routing-log entry for something the runtime asked for that its tier or mode changed. */
+export async function logRuntime({ state, deps }: WriteContext, cmd: CommandOf<"logRuntime">): Promise<void> {
+  await deps.db.insert(agentRuntimeEvents).values({ id: newId(), mailboxId: state.mailbox.id, messageId: cmd.messageId, kind: cmd.kind, detail: cmd.detail, data: cmd.data });
+}
