@@ -318,3 +318,11 @@ test("a key issued later for the sender works; keys of a third account never see
   expect(sent.status).toBe(201);
   expectError(await onHost("GET", `/.agent/inbox/${sent.body.id}/responses`, { token: stranger.token }), 404, "not_found");
 });
+
+test("the raw form of a protocol message is the JSON it was sent as", async () => {
+  const sent = await send({ subject: "Raw", body: "kept" });
+  const raw = await t.api("GET", `/v1/messages/${sent.body.id}/raw`);
+  expect(raw.status).toBe(200);
+  expect(raw.headers.get("content-type")).toContain("application/json");
+  expect(raw.body).toEqual({ subject: "Raw", body: "kept" });
+});

@@ -156,13 +156,15 @@ export function messageRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, muta
       "/v1/messages/:messageId/raw",
       async ({ params }) => {
         const row = await messageRow(params.messageId);
+        // An agent protocol message's original is the JSON it was sent as.
+        if (row.transport === "agent-json") return download(await blob(row.rawSha256), "application/json", `attachment; filename="${row.id}.json"`);
         return download(await blob(row.rawSha256), "message/rfc822", `attachment; filename="${row.id}.eml"`);
       },
       {
         params: MessageParams,
         detail: {
           summary: "Get the original message",
-          description: "The message file byte for byte as received (inbound) or as handed to the relay (outbound).",
+          description: "The message file byte for byte as received (inbound) or as handed to the relay (outbound). For an agent protocol message, the JSON it was sent as (application/json).",
           tags: ["Messages"],
           responses: bytesResponse("message/rfc822", "The raw RFC 5322 message"),
         },
