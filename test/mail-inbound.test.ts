@@ -72,7 +72,7 @@ describe("SMTP ingress", () => {
     expect(received).toHaveLength(1);
     expect(processed).toHaveLength(1);
     expect(Object.keys(processed[0]!.payload).sort()).toEqual(
-      ["attachments", "direction", "from_address", "html_body", "id", "mailbox_id", "risk_level", "status", "subject", "suspicious_signals", "text_body", "thread_id", "to_address", "triage_label"].sort(),
+      ["attachments", "direction", "from_address", "html_body", "id", "mailbox_id", "risk_level", "status", "subject", "suspicious_signals", "text_body", "thread_id", "to_address", "transport", "triage_label"].sort(),
     );
     expect(processed[0]!.payload).toMatchObject({ id, status: "processed", mailbox_id: seed.agent.id, from_address: "bob@example.com" });
     expect(received[0]!.kind).toBe("event");

@@ -139,7 +139,7 @@ describe("delivery", () => {
         expect(req!.headers["webhook-id"]).toMatch(UUID);
         const payload = JSON.parse(req!.body);
         expect(Object.keys(payload).sort()).toEqual(
-          ["attachments", "direction", "from_address", "html_body", "id", "mailbox_id", "risk_level", "status", "subject", "suspicious_signals", "text_body", "thread_id", "to_address", "triage_label"].sort(),
+          ["attachments", "direction", "from_address", "html_body", "id", "mailbox_id", "risk_level", "status", "subject", "suspicious_signals", "text_body", "thread_id", "to_address", "transport", "triage_label"].sort(),
         );
         expect(payload).toMatchObject({ id, mailbox_id: s.agent.id, direction: "inbound", from_address: "ann@example.com", subject: "Signed delivery" });
       }

@@ -231,7 +231,7 @@ async function insertResponse(
 }
 
 /** The payload of protocol.response.created (spec section 6). */
-export const responseEventPayload = (r: ProtocolResponseRow): Record<string, unknown> => ({
+export const responseEventPayload = (r: ProtocolResponseRow) => ({
   id: r.id,
   protocol_message_id: r.protocolMessageId,
   body: r.body,

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import type { MessageRow, ProtocolMessageRow, ProtocolResponseRow } from "../../../db/schema/index.ts";
+import { responseEventPayload } from "../../../actors/mailbox/protocol.ts";
 import { iso, Timestamp, Uuid } from "../schemas.ts";
 
 const Json = (description: string) => t.Object({}, { additionalProperties: true, description });
@@ -94,12 +95,7 @@ export const ProtocolMessage = t.Object(
 export const InboxParams = t.Object({ messageId: t.String({ maxLength: 64 }) });
 
 export const responseView = (r: ProtocolResponseRow) => ({
-  id: r.id,
-  protocol_message_id: r.protocolMessageId,
-  body: r.body,
-  structured_data: r.structuredData,
-  delivery_mode: r.deliveryMode,
-  status: r.status,
+  ...responseEventPayload(r),
   responder: r.responder,
   created_at: iso(r.createdAt),
   delivered_at: r.deliveredAt ? iso(r.deliveredAt) : null,
