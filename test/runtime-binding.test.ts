@@ -569,6 +569,24 @@ describe("policy modes of a runtime's sends", () => {
     expect(logged).toContain("send_observed");
   });
 
+  test("observe: protocol messages and responses the runtime asks for are only logged", async () => {
+    await setMode("observe");
+    const other = await seedAccount(t);
+    const res = await t.api("POST", "/.agent/inbox", { token, body: { subject: "observed ask", body: "hi" }, headers: { host: other.agent.protocol_host } });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ disposition: "observed" });
+    expect((await t.api("GET", `/v1/mailboxes/${other.agent.id}/messages?transport=agent-json`)).body.total).toBe(0);
+    // A message to this mailbox: the runtime's answer is held back too.
+    const incoming = await t.api("POST", "/.agent/inbox", { token: other.agentKey.token, body: { subject: "question", body: "?" }, headers: { host: s.agent.protocol_host } });
+    const answer = await t.api("POST", `/.agent/inbox/${incoming.body.id}/respond`, { token, body: { body: "not sent" }, headers: { host: s.agent.protocol_host } });
+    expect(answer.status).toBe(202);
+    const responses = await t.api("GET", `/.agent/inbox/${incoming.body.id}/responses`, { token: other.agentKey.token, headers: { host: s.agent.protocol_host } });
+    expect(responses.body.items).toEqual([]);
+    const kinds = (await eventsOf(s.agent.id)).map((e) => e.kind);
+    expect(kinds).toContain("protocol_send_observed");
+    expect(kinds).toContain("respond_observed");
+  });
+
   test("the mailbox's own key and the admin token send at once in every mode", async () => {
     for (const mode of ["draft-first", "observe"]) {
       await setMode(mode);

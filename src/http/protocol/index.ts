@@ -92,9 +92,14 @@ export function protocolRoutes(deps: { mailboxes: Mailboxes; db: Db; hosts: Prot
           "/.agent/inbox",
           async (ctx) => {
             const { request, body, set } = ctx;
-            const { principal } = ctx as unknown as DerivedContext;
+            const { principal, runtime } = ctx as unknown as DerivedContext;
             const recipient = await hostMailbox(request);
             if (principal?.kind !== "key") throw new AppError("forbidden", "protocol messages are sent by a mailbox: authenticate with the sending mailbox's API key");
+            if (runtime?.mode === "observe") {
+              await mailboxes.logRuntime(principal.mailboxId, { messageId: null, kind: "protocol_send_observed", detail: `the runtime asked to send a protocol message to ${recipient}; observe mode only logs it`, data: { recipient_mailbox_id: recipient, action: body.action ?? null, subject: body.subject } });
+              set.status = 202;
+              return { disposition: "observed" as const };
+            }
             if (body.subject.trim() === "") throw validationError("subject must not be blank", [{ path: "subject", message: "must not be blank" }]);
             if (body.metadata && JSON.stringify(body.metadata).length > MAX_METADATA_BYTES) throw validationError(`metadata is limited to ${MAX_METADATA_BYTES} bytes of JSON`, [{ path: "metadata", message: "too large" }]);
             const sender = await mailboxes.get(principal.mailboxId);
@@ -120,7 +125,7 @@ export function protocolRoutes(deps: { mailboxes: Mailboxes; db: Db; hosts: Prot
           },
           {
             body: InboxBody,
-            response: { 201: Accepted },
+            response: { 201: Accepted, 202: t.Object({ disposition: t.Literal("observed") }) },
             detail: {
               summary: "Send a protocol message",
               description:

@@ -46,7 +46,7 @@ const RuntimeEvent = t.Object(
     id: Uuid(),
     mailbox_id: Uuid(),
     message_id: t.Union([Uuid(), t.Null()]),
-    kind: t.String({ description: "routed, skipped, delivered, retrying, failed, or a runtime request its mode held: send_drafted, send_observed, respond_observed" }),
+    kind: t.String({ description: "routed, skipped, delivered, retrying, failed, or a runtime request its mode held: send_drafted, send_observed, protocol_send_observed, respond_observed" }),
     detail: t.String(),
     data: t.Object({}, { additionalProperties: true }),
     delivery_id: t.Union([Uuid(), t.Null()]),
