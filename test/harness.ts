@@ -118,6 +118,17 @@ export async function issueKey(t: TestService, mailboxId: string, name = "test k
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Polls until `f` answers something other than undefined (effects are asynchronous). */
+export async function waitFor<T>(f: () => Promise<T | undefined>, what: string, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
 /** The one error envelope: exactly {error:{code,message,details}}, JSON, with a request id. */
 export function expectError(res: ApiResponse, status: number, code: string) {
   expect({ status: res.status, code: res.body?.error?.code }).toEqual({ status, code });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
-import { expectError, issueKey, seedAccount, sleep, startTestService, UUID, type TestService } from "./harness.ts";
+import { expectError, issueKey, seedAccount, startTestService, UUID, waitFor, type TestService } from "./harness.ts";
 import { startReceiver } from "./webhook-support.ts";
 
 /**
@@ -44,15 +44,6 @@ const onHost = (method: string, path: string, opts: Parameters<TestService["api"
 const send = (body: unknown, token: string | null = s.primaryKey.token) => onHost("POST", "/.agent/inbox", { token, body });
 const orderMessage = (extra: Record<string, unknown> = {}) => ({ subject: "Where is my order?", action: "lookup_order", parameters: { order_id: "ORD-1" }, ...extra });
 
-async function waitFor<T>(f: () => Promise<T | undefined>, what: string, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 describe("discovery", () => {
   test("agent.json: public, the mailbox, its enabled actions with schemas, endpoints and auth", async () => {
@@ -230,7 +221,7 @@ describe("status, respond, responses", () => {
     expect(sent.status).toBe(201);
     const res = await onHost("POST", `/.agent/inbox/${sent.body.id}/respond`, { token: s.agentKey.token, body: { body: "On its way", structured_data: { status: "in_transit" } } });
     expect(res.body.response).toMatchObject({ delivery_mode: "callback", status: "pending" });
-    const [callback] = await receiver.waitFor((rs) => rs.some((r) => JSON.parse(r.body).response?.id === res.body.response.id));
+    await receiver.waitFor((rs) => rs.some((r) => JSON.parse(r.body).response?.id === res.body.response.id));
     const got = receiver.requests.find((r) => JSON.parse(r.body).response?.id === res.body.response.id)!;
     const secret = (await t.api("POST", `/v1/mailboxes/${s.primary.id}/callback-secret`)).body.callback_secret;
     expect(got.headers["x-service-callback-signature"]).toBe(createHmac("sha256", secret).update(got.body).digest("hex"));
@@ -238,7 +229,6 @@ describe("status, respond, responses", () => {
     const body = JSON.parse(got.body);
     expect(body.response).toMatchObject({ body: "On its way", structured_data: { status: "in_transit" }, delivery_mode: "callback" });
     expect(body.message).toMatchObject({ id: sent.body.id, action: "lookup_order" });
-    expect(callback).toBeDefined();
     const delivered = await waitFor(async () => {
       const list = await onHost("GET", `/.agent/inbox/${sent.body.id}/responses`, { token: s.primaryKey.token });
       return list.body.items[0].status === "delivered" ? list.body.items[0] : undefined;

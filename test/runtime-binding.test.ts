@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
-import { expectError, fieldPaths, ISO, seedAccount, sleep, startTestService, uniqueSlug, UUID, type ApiResponse, type RequestOpts, type TestService } from "./harness.ts";
+import { expectError, fieldPaths, ISO, seedAccount, sleep, startTestService, uniqueSlug, UUID, waitFor, type ApiResponse, type RequestOpts, type TestService } from "./harness.ts";
 import { rfc822, waitForMessage } from "./mail-support.ts";
 import { startReceiver } from "./webhook-support.ts";
 
@@ -65,16 +65,6 @@ async function eventsOf(mailboxId: string): Promise<RuntimeEvent[]> {
   return res.body.items;
 }
 
-/** Polls until `f` answers something other than undefined (effects are asynchronous). */
-async function waitFor<T>(f: () => Promise<T | undefined>, what: string, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /** The routing-log kinds of one message, newest first, once `done` holds for them. */
 const kindsOnceDone = (mailboxId: string, messageId: string, done: (kinds: string[]) => boolean) =>

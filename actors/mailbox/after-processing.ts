@@ -9,20 +9,23 @@ import {
   messageLabels,
   messages,
   protocolMessages,
+  type AgentRuntimeBindingRow,
   type AttachmentRow,
   type AutopilotPolicyRow,
+  type MailboxRow,
   type MessageRow,
   type ProtocolMessageRow,
 } from "../../db/schema/index.ts";
-import { decide, type Decision, type Rule, type RuleAction } from "../../src/autopilot/rules.ts";
+import { decide, type Rule, type RuleAction } from "../../src/autopilot/rules.ts";
 import { newId } from "../../src/domain/ids.ts";
+import { checkLabel } from "../../src/domain/labels.ts";
 import { AppError } from "../../src/errors.ts";
 import { jobRow } from "../../src/jobs/outbox.ts";
 import { outbox } from "../../db/schema/index.ts";
 import { AUTO_SEND_ACTION } from "../../src/protocol/types.ts";
 import { RUNTIME_EVENT, runtimeMessageBody, runtimeUrl, type RoutingHint } from "../../src/runtime/payload.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
-import { insertDirectDelivery } from "../../src/webhooks/direct.ts";
+import { insertDirectDeliveries, type DirectDelivery } from "../../src/webhooks/direct.ts";
 import { replyAddressing } from "./outbound.ts";
 import { bindingOf } from "./runtime.ts";
 import type { MailboxState, WriteContext } from "./types.ts";
@@ -69,8 +72,10 @@ export async function afterProcessing(tx: Tx, { state }: WriteContext, settings:
   const { policy, binding } = settings;
   const rules = (policy?.rules ?? []) as Rule[];
   const routed = binding?.enabled ? binding : null;
-  const deliveryIds: string[] = [];
-  let jobs = 0;
+  const toRoute: { p: Processed; hint: RoutingHint }[] = [];
+  const runtimeEvents: (typeof agentRuntimeEvents.$inferInsert)[] = [];
+  const decisions: (typeof autopilotDecisions.$inferInsert)[] = [];
+  const jobs: ReturnType<typeof jobRow>[] = [];
 
   for (const p of inbound) {
     let blocked = false;
@@ -95,38 +100,16 @@ export async function afterProcessing(tx: Tx, { state }: WriteContext, settings:
         }
       }
       blocked = enforce && decision.blocked;
-      await recordDecision(tx, state.mailbox.id, p.row.id, policy.mode, decision, outcomes);
+      decisions.push({ id: newId(), mailboxId: state.mailbox.id, messageId: p.row.id, mode: policy.mode, matchedRules: decision.matched_rules, actions: outcomes, blocked: decision.blocked });
     }
 
-    if (routed) {
-      if (blocked) {
-        await tx.insert(agentRuntimeEvents).values({ id: newId(), mailboxId: state.mailbox.id, messageId: p.row.id, kind: "skipped", detail: "blocked by an autopilot rule; not routed to the runtime" });
-      } else {
-        const payload = messageEventPayload(p.row, p.attachments, p.protocol);
-        const deliveryId = await insertDirectDelivery(tx, {
-          target: "runtime",
-          mailboxId: state.mailbox.id,
-          url: runtimeUrl(routed.runtimeBaseUrl),
-          secret: routed.signingSecret,
-          signatureHeader: "x-service-signature",
-          event: RUNTIME_EVENT,
-          body: runtimeMessageBody(routed, state.mailbox, payload, hint),
-          subjectId: p.row.id,
-        });
-        deliveryIds.push(deliveryId);
-        await tx.insert(agentRuntimeEvents).values({
-          id: newId(),
-          mailboxId: state.mailbox.id,
-          messageId: p.row.id,
-          kind: "routed",
-          detail: `queued for agent ${routed.agentId} (${routed.personaLabel}, tier ${routed.permissionTier}, ${routed.policyMode})`,
-          data: { agent_id: routed.agentId, persona_label: routed.personaLabel, permission_tier: routed.permissionTier, policy_mode: routed.policyMode, priority: hint.priority, url: runtimeUrl(routed.runtimeBaseUrl) },
-          deliveryId,
-        });
-        if (p.protocol && p.protocol.status === "received") {
-          await tx.update(protocolMessages).set({ status: "routed", updatedAt: new Date() }).where(eq(protocolMessages.messageId, p.row.id));
-          p.protocol = { ...p.protocol, status: "routed" };
-        }
+    if (routed && blocked) {
+      runtimeEvents.push({ id: newId(), mailboxId: state.mailbox.id, messageId: p.row.id, kind: "skipped", detail: "blocked by an autopilot rule; not routed to the runtime" });
+    } else if (routed) {
+      toRoute.push({ p, hint });
+      if (p.protocol && p.protocol.status === "received") {
+        await tx.update(protocolMessages).set({ status: "routed", updatedAt: new Date() }).where(eq(protocolMessages.messageId, p.row.id));
+        p.protocol = { ...p.protocol, status: "routed" };
       }
     }
 
@@ -139,12 +122,43 @@ export async function afterProcessing(tx: Tx, { state }: WriteContext, settings:
       if (refusal) {
         await tx.update(protocolMessages).set({ error: refusal, updatedAt: new Date() }).where(eq(protocolMessages.messageId, p.row.id));
       } else {
-        await tx.insert(outbox).values(jobRow("protocol.auto", state.mailbox.id, { message_id: p.row.id }));
-        jobs++;
+        jobs.push(jobRow("protocol.auto", state.mailbox.id, { message_id: p.row.id }));
       }
     }
   }
-  return { deliveryIds, jobs };
+
+  // The batch's decisions, runtime deliveries, routing-log entries and jobs, one statement each.
+  if (decisions.length > 0) await tx.insert(autopilotDecisions).values(decisions);
+  const deliveryIds = routed ? await insertDirectDeliveries(tx, toRoute.map(({ p, hint }) => runtimeDelivery(routed, state.mailbox, p, hint))) : [];
+  toRoute.forEach(({ p, hint }, i) => runtimeEvents.push(routedEvent(routed!, p.row, hint, deliveryIds[i]!)));
+  if (runtimeEvents.length > 0) await tx.insert(agentRuntimeEvents).values(runtimeEvents);
+  if (jobs.length > 0) await tx.insert(outbox).values(jobs);
+  return { deliveryIds, jobs: jobs.length };
+}
+
+function runtimeDelivery(binding: AgentRuntimeBindingRow, mailbox: MailboxRow, p: Processed, hint: RoutingHint): DirectDelivery {
+  return {
+    target: "runtime",
+    mailboxId: mailbox.id,
+    url: runtimeUrl(binding.runtimeBaseUrl),
+    secret: binding.signingSecret,
+    signatureHeader: "x-service-signature",
+    event: RUNTIME_EVENT,
+    body: runtimeMessageBody(binding, mailbox, messageEventPayload(p.row, p.attachments, p.protocol), hint),
+    subjectId: p.row.id,
+  };
+}
+
+function routedEvent(binding: AgentRuntimeBindingRow, row: MessageRow, hint: RoutingHint, deliveryId: string): typeof agentRuntimeEvents.$inferInsert {
+  return {
+    id: newId(),
+    mailboxId: row.mailboxId,
+    messageId: row.id,
+    kind: "routed",
+    detail: `queued for agent ${binding.agentId} (${binding.personaLabel}, tier ${binding.permissionTier}, ${binding.policyMode})`,
+    data: { agent_id: binding.agentId, persona_label: binding.personaLabel, permission_tier: binding.permissionTier, policy_mode: binding.policyMode, priority: hint.priority, url: runtimeUrl(binding.runtimeBaseUrl) },
+    deliveryId,
+  };
 }
 
 type Carried = { outcome: "applied" | "skipped"; detail?: string; [k: string]: unknown };
@@ -154,8 +168,8 @@ async function carryOut(tx: Tx, state: MailboxState, p: Processed, action: RuleA
   const mailboxId = state.mailbox.id;
   switch (action.type) {
     case "label": {
-      const nameKey = action.label.trim().toLowerCase();
-      await tx.insert(labels).values({ id: newId(), mailboxId, name: action.label.trim(), nameKey, color: null }).onConflictDoNothing();
+      const { name, nameKey } = checkLabel(action.label, null);
+      await tx.insert(labels).values({ id: newId(), mailboxId, name, nameKey, color: null }).onConflictDoNothing();
       const [label] = await tx.select({ id: labels.id }).from(labels).where(and(eq(labels.mailboxId, mailboxId), eq(labels.nameKey, nameKey))).limit(1);
       await tx.insert(messageLabels).values({ messageId: p.row.id, labelId: label!.id }).onConflictDoNothing();
       return { outcome: "applied", label_id: label!.id };
@@ -187,8 +201,3 @@ async function carryOut(tx: Tx, state: MailboxState, p: Processed, action: RuleA
     }
   }
 }
-
-async function recordDecision(tx: Tx, mailboxId: string, messageId: string, mode: "observe" | "enforce", decision: Decision, actions: Record<string, unknown>[]): Promise<void> {
-  await tx.insert(autopilotDecisions).values({ id: newId(), mailboxId, messageId, mode, matchedRules: decision.matched_rules, actions, blocked: decision.blocked });
-}
-

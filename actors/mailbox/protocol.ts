@@ -24,7 +24,7 @@ import { normalizeSubject } from "../../src/mail/threading.ts";
 import { issuesOf } from "../../src/protocol/json-schema.ts";
 import { CALLBACK_SIGNATURE_HEADER } from "../../src/protocol/discovery.ts";
 import { AUTO_SEND_ACTION, type ResponseInput } from "../../src/protocol/types.ts";
-import { insertDirectDelivery } from "../../src/webhooks/direct.ts";
+import { insertDirectDeliveries } from "../../src/webhooks/direct.ts";
 import { newSigningSecret } from "../../src/webhooks/signing.ts";
 import { dispatch } from "./outbound.ts";
 import type { CommandOf, WriteContext } from "./types.ts";
@@ -133,14 +133,7 @@ export async function respond({ state, deps }: WriteContext, cmd: CommandOf<"res
     }
   }
 
-  let deliveryId: string | null = null;
-  const response = await deps.db.transaction(async (tx) => {
-    const created = await insertResponse(tx, state.mailbox, message, protocol, input, cmd.responder);
-    deliveryId = created.deliveryId;
-    return created;
-  });
-  if (deliveryId) deps.handOver.deliveries([deliveryId]);
-  return response;
+  return commitResponse({ state, deps }, found, input, cmd.responder);
 }
 
 /**
@@ -155,13 +148,14 @@ export async function autoAct(ctx: WriteContext, cmd: CommandOf<"autoAct">): Pro
   const { message, protocol } = found;
   const [answered] = await deps.db.select().from(protocolResponses).where(and(eq(protocolResponses.protocolMessageId, message.id), eq(protocolResponses.responder, "auto"))).limit(1);
   if (answered) return answered;
-  if (!state.mailbox.allowAutoReply) {
+  const emailId = derivedId(`auto-send:${message.id}`);
+  // An email an earlier run sent is answered for, whatever the policy says now.
+  const [already] = await deps.db.select({ id: messages.id, status: messages.status }).from(messages).where(eq(messages.id, emailId)).limit(1);
+  let sent = already;
+  if (!sent && !state.mailbox.allowAutoReply) {
     await noteError(deps.db, message.id, { code: "auto_reply_disabled", message: "the mailbox policy does not allow auto-replies (allow_auto_reply is false); the message waits for the agent" }, false);
     return null;
   }
-  const emailId = derivedId(`auto-send:${message.id}`);
-  const [already] = await deps.db.select({ id: messages.id, status: messages.status }).from(messages).where(eq(messages.id, emailId)).limit(1);
-  let sent = already;
   if (!sent) {
     const p = (protocol.parameters ?? {}) as { to?: string[]; subject?: string; text?: string };
     try {
@@ -176,13 +170,13 @@ export async function autoAct(ctx: WriteContext, cmd: CommandOf<"autoAct">): Pro
     }
   }
   const input = { body: `Email ${sent.id} to ${(protocol.parameters as { to?: string[] } | null)?.to?.join(", ") ?? ""} is ${sent.status}.`, structuredData: { message_id: sent.id, status: sent.status } };
-  let deliveryId: string | null = null;
-  const response = await deps.db.transaction(async (tx) => {
-    const created = await insertResponse(tx, state.mailbox, message, protocol, input, "auto");
-    deliveryId = created.deliveryId;
-    return created;
-  });
-  if (deliveryId) deps.handOver.deliveries([deliveryId]);
+  return commitResponse(ctx, found, input, "auto");
+}
+
+/** Commits a response, then hands its callback (if any) to the transport. */
+async function commitResponse({ state, deps }: WriteContext, found: ProtocolMessage, input: ResponseInput, responder: ProtocolResponseRow["responder"]): Promise<ProtocolResponseRow> {
+  const response = await deps.db.transaction((tx) => insertResponse(tx, state.mailbox, found.message, found.protocol, input, responder));
+  if (response.deliveryId) deps.handOver.deliveries([response.deliveryId]);
   return response;
 }
 
@@ -199,7 +193,7 @@ async function insertResponse(
   // A sender mailbox deleted since has nobody to sign for: the answer waits to be polled.
   const secret = protocol.callbackUrl && protocol.senderMailboxId ? await callbackSecret(tx, protocol.senderMailboxId) : null;
   const mode: ProtocolResponseRow["deliveryMode"] = secret ? "callback" : "poll";
-  let deliveryId: string | null = null;
+  let deliveryId: string | undefined;
   const values = {
     id,
     protocolMessageId: message.id,
@@ -213,25 +207,25 @@ async function insertResponse(
     deliveredAt: mode === "poll" ? now : null,
   };
   if (secret) {
-    deliveryId = await insertDirectDelivery(tx, {
+    [deliveryId] = await insertDirectDeliveries(tx, [{
       target: "callback",
       mailboxId: mailbox.id,
       url: protocol.callbackUrl!,
       secret,
       signatureHeader: CALLBACK_SIGNATURE_HEADER,
       event: "protocol.response.created",
-      body: JSON.stringify(callbackBody({ ...values, deliveryId: null }, message, protocol, mailbox)),
+      body: JSON.stringify(callbackBody(values, message, protocol, mailbox)),
       subjectId: id,
-    });
+    }]);
   }
-  const [row] = await tx.insert(protocolResponses).values({ ...values, deliveryId }).returning();
+  const [row] = await tx.insert(protocolResponses).values({ ...values, deliveryId: deliveryId ?? null }).returning();
   await tx.update(protocolMessages).set({ status: "responded", updatedAt: now }).where(eq(protocolMessages.messageId, message.id));
   await tx.insert(outbox).values(eventRow("protocol.response.created", mailbox.id, responseEventPayload(row!)));
   return row!;
 }
 
 /** The payload of protocol.response.created (spec section 6). */
-export const responseEventPayload = (r: ProtocolResponseRow) => ({
+export const responseEventPayload = (r: Omit<ProtocolResponseRow, "deliveryId">) => ({
   id: r.id,
   protocol_message_id: r.protocolMessageId,
   body: r.body,
@@ -241,11 +235,11 @@ export const responseEventPayload = (r: ProtocolResponseRow) => ({
 });
 
 /** What the sender's callback URL receives: the response, and which message it answers. */
-function callbackBody(r: Omit<ProtocolResponseRow, "deliveryId"> & { deliveryId: null }, message: MessageRow, protocol: ProtocolMessageRow, mailbox: { emailAddress: string; protocolHost: string }) {
+function callbackBody(r: Omit<ProtocolResponseRow, "deliveryId">, message: MessageRow, protocol: ProtocolMessageRow, mailbox: { emailAddress: string; protocolHost: string }) {
   return {
     event: "protocol.response.created",
     // The body is what a successful delivery delivers: from the receiver's side, delivered.
-    response: { ...responseEventPayload(r as ProtocolResponseRow), status: "delivered", responder: r.responder, created_at: r.createdAt.toISOString() },
+    response: { ...responseEventPayload(r), status: "delivered", responder: r.responder, created_at: r.createdAt.toISOString() },
     message: { id: message.id, action: protocol.action, subject: message.subject, thread_id: protocol.conversationId, metadata: protocol.metadata },
     from: { address: mailbox.emailAddress, protocol_host: mailbox.protocolHost },
   };
@@ -262,13 +256,11 @@ async function callbackSecret(tx: Tx, senderMailboxId: string): Promise<string |
 }
 
 async function enabledAction(deps: WriteContext["deps"], mailboxId: string, name: string): Promise<ActionRow> {
-  const rows = await deps.db.select().from(actions).where(eq(actions.mailboxId, mailboxId)).orderBy(asc(actions.name));
-  const action = rows.find((a) => a.name === name);
-  if (!action || !action.enabled) {
-    const available = rows.filter((a) => a.enabled).map((a) => a.name);
-    throw new AppError("unknown_action", `this mailbox has no enabled action "${name}"`, { action: name, available });
-  }
-  return action;
+  const [action] = await deps.db.select().from(actions).where(and(eq(actions.mailboxId, mailboxId), eq(actions.name, name))).limit(1);
+  if (action?.enabled) return action;
+  // Only a refusal needs the list of what is there.
+  const enabled = await deps.db.select({ name: actions.name }).from(actions).where(and(eq(actions.mailboxId, mailboxId), eq(actions.enabled, true))).orderBy(asc(actions.name));
+  throw new AppError("unknown_action", `this mailbox has no enabled action "${name}"`, { action: name, available: enabled.map((a) => a.name) });
 }
 
 /** The sender's earlier message with the same conversation id, or our own thread id echoed back. */

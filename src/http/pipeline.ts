@@ -8,6 +8,7 @@ import { renderError } from "./errors.ts";
 import { fingerprint, IDEMPOTENCY_HEADER, readIdempotencyKey, type Claim, type IdempotencyStore } from "./idempotency.ts";
 import { authRuleFor, capabilityFor, TIER_CAPABILITIES } from "./route-auth.ts";
 import type { RuntimeAccess } from "../../actors/mailbox/types.ts";
+import type { RateDecision } from "../../actors/mailbox/rate-window.ts";
 
 export interface PipelineDeps {
   authenticator: Authenticator;
@@ -96,7 +97,9 @@ export function requestPipeline(deps: PipelineDeps) {
         const authenticated = deps.authenticator.authenticate(headers.authorization);
         principal = authenticated instanceof Promise ? await authenticated : authenticated;
         if (principal.kind === "key") {
-          const decision = principal.runtime ? await deps.mailboxes.admitRuntime(principal.mailboxId, principal.keyId) : await deps.mailboxes.admit(principal.mailboxId, principal.keyId);
+          const decision: RateDecision & { runtime?: RuntimeAccess | null } = principal.runtime
+            ? await deps.mailboxes.admitRuntime(principal.mailboxId, principal.keyId)
+            : await deps.mailboxes.admit(principal.mailboxId, principal.keyId);
           set.headers["x-ratelimit-limit"] = String(decision.limit);
           set.headers["x-ratelimit-remaining"] = String(decision.remaining);
           set.headers["x-ratelimit-reset"] = String(Math.ceil(decision.resetInMs / 1000));
@@ -104,7 +107,7 @@ export function requestPipeline(deps: PipelineDeps) {
             throw new AppError("rate_limit_exceeded", `this API key may make ${decision.limit} calls per window; retry later`, { limit: decision.limit }, { "Retry-After": String(Math.max(1, Math.ceil(decision.resetInMs / 1000))) });
           }
           if (rule.level === "admin") throw new AppError("forbidden", "this endpoint needs the admin token; mailbox API keys are refused");
-          if (principal.runtime) runtime = runtimeAccess(decision as { runtime?: RuntimeAccess | null }, request.method, route);
+          if (principal.runtime) runtime = runtimeAccess(decision.runtime ?? null, request.method, route);
           if (rule.level === "mailbox") {
             const target = await rule.mailboxOf(params as Record<string, string | undefined>, deps.owners);
             // No owner: the resource does not exist, and the handler answers 404.
@@ -175,8 +178,7 @@ export function requestPipeline(deps: PipelineDeps) {
 }
 
 /** An agent runtime's key: its binding must be enabled and its tier must allow the route. */
-function runtimeAccess(decision: { runtime?: RuntimeAccess | null }, method: string, route: string): RuntimeAccess {
-  const access = decision.runtime;
+function runtimeAccess(access: RuntimeAccess | null, method: string, route: string): RuntimeAccess {
   if (!access) throw new AppError("forbidden", "this agent-runtime key's binding is disabled or removed");
   const needs = capabilityFor(method, route);
   if (!TIER_CAPABILITIES[access.tier]?.includes(needs)) {

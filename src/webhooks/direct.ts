@@ -17,15 +17,15 @@ export interface DirectDelivery {
 }
 
 /**
- * Writes the delivery in the caller's transaction, beside the change that caused it, so it
- * cannot be lost; the caller hands the id to the transport after commit (the sweeper and
+ * Writes the deliveries in the caller's transaction, in one statement, beside the change that caused it, so it
+ * cannot be lost; the caller hands the ids to the transport after commit (the sweeper and
  * the in-process poll find it if that hand-over never happens). Retries, history and the
  * SSRF guard are the webhook machinery's.
  */
-export async function insertDirectDelivery(tx: Tx, d: DirectDelivery): Promise<string> {
-  const id = newId();
-  await tx.insert(webhookDeliveries).values({
-    id,
+export async function insertDirectDeliveries(tx: Tx, list: DirectDelivery[]): Promise<string[]> {
+  if (list.length === 0) return [];
+  const rows = list.map((d) => ({
+    id: newId(),
     endpointId: null,
     target: d.target,
     url: d.url,
@@ -36,6 +36,7 @@ export async function insertDirectDelivery(tx: Tx, d: DirectDelivery): Promise<s
     eventId: d.subjectId,
     event: d.event,
     body: d.body,
-  });
-  return id;
+  }));
+  await tx.insert(webhookDeliveries).values(rows);
+  return rows.map((r) => r.id);
 }

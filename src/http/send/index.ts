@@ -7,7 +7,7 @@ import { messages } from "../../../db/schema/index.ts";
 import { DRAFT_LIMITS } from "../../domain/drafts.ts";
 import type { Owners } from "../../domain/owners.ts";
 import { AppError, notFound } from "../../errors.ts";
-import type { DraftFields } from "../../../actors/mailbox/types.ts";
+import type { DraftFields, RuntimeAccess } from "../../../actors/mailbox/types.ts";
 import { replyAddressing } from "../../../actors/mailbox/outbound.ts";
 import { Draft, draft as draftView } from "../drafts/model.ts";
 import type { DerivedContext } from "../pipeline.ts";
@@ -68,19 +68,20 @@ export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner:
     return owner;
   };
 
-  // What an agent runtime's send becomes under its policy mode (README "Agent-runtime binding").
-  const held = async (ctx: unknown, mailboxId: string, draft: () => DraftFields, messageId: string | null, set: { status?: number | string }) => {
-    const runtime = (ctx as DerivedContext).runtime;
-    if (!runtime || runtime.mode === "auto-send") return null;
+  // What an agent runtime's send becomes when its policy mode holds it (README "Agent-runtime binding").
+  const held = async (runtime: RuntimeAccess, mailboxId: string, draft: DraftFields, messageId: string | null, set: { status?: number | string }) => {
     set.status = 202;
     if (runtime.mode === "observe") {
-      const fields = draft();
-      await mailboxes.logRuntime(mailboxId, { messageId, kind: "send_observed", detail: "the runtime asked to send; observe mode only logs it", data: { to: fields.to ?? [], subject: fields.subject ?? null } });
+      await mailboxes.logRuntime(mailboxId, { messageId, kind: "send_observed", detail: "the runtime asked to send; observe mode only logs it", data: { to: draft.to ?? [], subject: draft.subject ?? null } });
       return { disposition: "observed" as const };
     }
-    const row = await mailboxes.createDraft(mailboxId, draft());
+    const row = await mailboxes.createDraft(mailboxId, draft);
     await mailboxes.logRuntime(mailboxId, { messageId, kind: "send_drafted", detail: `the runtime asked to send; held as draft ${row.id} for approval (draft-first)`, data: { draft_id: row.id } });
     return { disposition: "draft" as const, draft: draftView(row) };
+  };
+  const holding = (ctx: unknown): RuntimeAccess | null => {
+    const runtime = (ctx as DerivedContext).runtime;
+    return runtime && runtime.mode !== "auto-send" ? runtime : null;
   };
 
   return new Elysia({ name: "send" }).guard(mutation, (writes) =>
@@ -90,7 +91,8 @@ export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner:
         async (ctx) => {
           const { params, body, set } = ctx;
           const fields = { to: body.to, cc: body.cc ?? [], bcc: body.bcc ?? [], subject: body.subject, textBody: body.textBody ?? null, htmlBody: body.htmlBody ?? null };
-          return (await held(ctx, params.mailboxId, () => fields, null, set)) ?? answer(await mailboxes.send(params.mailboxId, fields), set);
+          const runtime = holding(ctx);
+          return runtime ? held(runtime, params.mailboxId, fields, null, set) : answer(await mailboxes.send(params.mailboxId, fields), set);
         },
         { params: MailboxParams, body: SendBody, response: { 201: Sent, 202: Held }, detail: { summary: "Send an email", description: `${SEND_NOTES} ${RUNTIME_NOTES}`, tags: ["Messages"] } },
       )
@@ -99,17 +101,14 @@ export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner:
         async (ctx) => {
           const { params, body, set } = ctx;
           const owner = await ownerOr404("message", params.messageId);
-          const asDraft = async () => {
-            const [original] = await db.select().from(messages).where(eq(messages.id, params.messageId)).limit(1);
-            const { to, subject } = replyAddressing(original!);
-            return { to, cc: body?.cc ?? [], bcc: body?.bcc ?? [], subject, textBody: body?.textBody ?? null, htmlBody: body?.htmlBody ?? null, inReplyToMessageId: params.messageId };
-          };
-          const runtime = (ctx as unknown as DerivedContext).runtime;
-          if (runtime && runtime.mode !== "auto-send") {
-            const draft = await asDraft();
-            return held(ctx, owner, () => draft, params.messageId, set);
-          }
-          return answer(await mailboxes.reply(owner, params.messageId, body ?? {}), set);
+          const runtime = holding(ctx);
+          if (!runtime) return answer(await mailboxes.reply(owner, params.messageId, body ?? {}), set);
+          // Held as a draft that, once approved, is sent as this reply.
+          const [original] = await db.select().from(messages).where(eq(messages.id, params.messageId)).limit(1);
+          if (!original) throw notFound("message", params.messageId);
+          const { to, subject } = replyAddressing(original);
+          const draft = { to, cc: body?.cc ?? [], bcc: body?.bcc ?? [], subject, textBody: body?.textBody ?? null, htmlBody: body?.htmlBody ?? null, inReplyToMessageId: params.messageId };
+          return held(runtime, owner, draft, params.messageId, set);
         },
         {
           params: MessageParams,
