@@ -44,6 +44,8 @@ export interface Config {
   webhookConcurrency: number;
   webhookSweepSeconds: number;
   eventRetentionDays: number;
+  /** The OpenAI-compatible chat-completions engine for intelligence; unset: the local engine only. */
+  llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -150,7 +152,11 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionDays: int("EVENT_RETENTION_DAYS", 7, 7, 365),
     deliveryMaxAttempts: int("DELIVERY_MAX_ATTEMPTS", 5, 1, 100),
     jobPollMs: int("JOB_POLL_MS", 1000, 10, 60_000),
+    llm: undefined,
   };
+  const llmBaseUrl = url("LLM_BASE_URL", ["http:", "https:"]);
+  const llmTimeoutMs = int("LLM_TIMEOUT_MS", 20_000, 100, 300_000);
+  if (llmBaseUrl) config.llm = { baseUrl: llmBaseUrl.replace(/\/+$/, ""), apiKey: opt("LLM_API_KEY"), model: str("LLM_MODEL", "gpt-4o-mini"), timeoutMs: llmTimeoutMs };
   const tlsKey = opt("SMTP_TLS_KEY_FILE");
   const tlsCert = opt("SMTP_TLS_CERT_FILE");
   if ((tlsKey === undefined) !== (tlsCert === undefined)) problems.push("SMTP_TLS_KEY_FILE and SMTP_TLS_CERT_FILE must be set together");

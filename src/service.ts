@@ -12,6 +12,11 @@ import type { Config } from "./config.ts";
 import { Accounts } from "./domain/accounts.ts";
 import { Owners } from "./domain/owners.ts";
 import { Suppressions } from "./domain/suppressions.ts";
+import { SenderProfiles } from "./domain/sender-profiles.ts";
+import { Intelligence } from "./intel/service.ts";
+import { localEngine } from "./intel/local/index.ts";
+import { LlmEngine } from "./intel/llm/engine.ts";
+import { ServiceMetrics } from "./metrics/service-metrics.ts";
 import { createHttpApp } from "./http/app.ts";
 import { EventFeed } from "./events/feed.ts";
 import { IdempotencyStore } from "./http/idempotency.ts";
@@ -48,6 +53,7 @@ const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
 /** Composition root: config → db → cluster bus → actors → HTTP and SMTP. */
 export async function startService(config: Config, opts: { log?: Logger } = {}): Promise<Service> {
   const log = opts.log ?? createLogger(config.logLevel, config.nodeId);
+  const metrics = new ServiceMetrics();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.pgliteInMemory });
   const cleanups: (() => Promise<unknown> | unknown)[] = [() => database.close()];
   const runCleanups = async () => {
@@ -149,10 +155,16 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
 
     let draining = false;
     const accounts = new Accounts(database.db, config);
+    const senderProfiles = new SenderProfiles(database.db, accounts);
+    metrics.watch({ db: database.db, actors, jetstreamBacklog: () => webhooks.jetstreamBacklog() });
+    const engine = config.llm ? new LlmEngine(config.llm, localEngine) : localEngine;
     const app = createHttpApp({
       db: database.db,
       accounts,
       suppressions: new Suppressions(database.db, accounts),
+      senderProfiles,
+      metrics,
+      intel: new Intelligence(database.db, senderProfiles, engine, localEngine, log.child({ component: "intel" })),
       owners: new Owners(database.db),
       mailboxes: mailboxesClient,
       mail: { ingest, recipients, runner, mailDomain: config.mailDomain, maxMessageBytes: config.smtpMaxMessageBytes },
@@ -195,6 +207,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         log: log.child({ component: "smtp" }),
         maxMessageBytes: config.smtpMaxMessageBytes,
         maxClients: config.smtpMaxClients,
+        sessions: { opened: () => metrics.smtpSessionOpened(), closed: () => metrics.smtpSessionClosed() },
         tls: config.smtpTls ? { key: readFileSync(config.smtpTls.keyFile), cert: readFileSync(config.smtpTls.certFile) } : undefined,
       },
       smtpBridge(recipients, ingest),

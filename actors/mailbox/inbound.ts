@@ -1,6 +1,7 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { attachments, messages, outbox, threads, type AttachmentRow, type MessageRow } from "../../db/schema/index.ts";
 import { newId } from "../../src/domain/ids.ts";
+import { touchSenderProfiles, type SenderSighting } from "../../src/domain/sender-profiles.ts";
 import { AppError, notFound } from "../../src/errors.ts";
 import { eventRow, jobRow } from "../../src/jobs/outbox.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
@@ -62,6 +63,7 @@ export async function applyProcessed(ctx: WriteContext, cmds: CommandOf<"applyPr
   const { outcomes, handOver } = await deps.db.transaction(async (tx) => {
     const outcomes: BatchOutcome<MessageRow>[] = [];
     const fresh: Processed[] = [];
+    const senders: SenderSighting[] = [];
     for (const cmd of cmds) {
       const applied = await applyOne(tx, state, cmd);
       if (!applied) {
@@ -70,8 +72,12 @@ export async function applyProcessed(ctx: WriteContext, cmds: CommandOf<"applyPr
       }
       const entry: Processed = { row: applied.row, attachments: applied.attachments };
       outcomes.push({ ok: true, value: applied.row });
-      if (applied.fresh) fresh.push(entry);
+      if (applied.fresh) {
+        fresh.push(entry);
+        senders.push({ address: applied.row.fromAddress, name: cmd.result.fromName ?? null, at: applied.row.createdAt });
+      }
     }
+    await touchSenderProfiles(tx, state.mailbox.accountId, senders);
     // Autopilot, runtime routing and auto-replies may change the rows: the events come after.
     const handOver = await afterProcessing(tx, ctx, settings, fresh);
     const events = fresh.map((p) => eventRow("message.processed", state.mailbox.id, messageEventPayload(p.row, p.attachments, p.protocol)));
@@ -141,6 +147,10 @@ async function applyOne(tx: Tx, state: WriteContext["state"], cmd: CommandOf<"ap
       suspiciousSignals: r.assessment.signals,
       auth: r.assessment.auth,
       autoReplyBlocked: r.assessment.autoReplyBlocked,
+      attachmentNames: r.attachments
+        .map((a) => a.filename ?? "")
+        .filter(Boolean)
+        .join(" "),
       processedAt: new Date(),
     })
     .where(eq(messages.id, cmd.messageId))

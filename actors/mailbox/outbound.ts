@@ -11,6 +11,7 @@ import { compose } from "../../src/mail/outbound/compose.ts";
 import { readHead } from "../../src/mail/parse/head.ts";
 import { hashReplyToken, newReplyToken, replyAlias } from "../../src/mail/reply-tokens.ts";
 import { normalizeSubject, participantsKey } from "../../src/mail/threading.ts";
+import { countForMailbox, refusalCounter } from "../../src/stats/counters.ts";
 import { lockOwnMessage } from "./message-rows.ts";
 import { SlidingWindow } from "./rate-window.ts";
 import type { CommandOf, MailboxState, WriteContext } from "./types.ts";
@@ -84,6 +85,25 @@ export interface Threading {
   messageId?: string;
 }
 
+/** The checks of section 7 that may refuse a send; each throws its AppError. */
+async function refuseUnlessAllowed(state: MailboxState, db: WriteContext["deps"]["db"], recipients: string[]): Promise<void> {
+  const mailbox = state.mailbox;
+  const [suppressed] = await db
+    .select({ address: suppressions.address })
+    .from(suppressions)
+    .where(and(eq(suppressions.accountId, mailbox.accountId), inArray(suppressions.address, recipients)))
+    .limit(1);
+  if (suppressed) throw new AppError("address_suppressed", `${suppressed.address} is on the account's suppression list`, { address: suppressed.address });
+  if (mailbox.status === "disabled") throw new AppError("mailbox_disabled", `mailbox ${mailbox.id} is disabled`);
+  if (!mailbox.allowOutbound) throw new AppError("outbound_disabled", "the mailbox policy does not allow sending (allow_outbound is false)");
+  const window = await sendWindow(state, db);
+  const decision = window.take(performance.now());
+  if (!decision.allowed) {
+    const retry = Math.max(1, Math.ceil(decision.resetInMs / 1000));
+    throw new AppError("rate_limit_exceeded", `this mailbox may send ${decision.limit} messages per hour`, { limit: decision.limit, scope: "mailbox_sends" }, { "Retry-After": String(retry) });
+  }
+}
+
 /**
  * The checks after validation, in the order section 7 gives them (suppression first, so a
  * suppressed recipient is reported even when sending is off or the window is used up), then
@@ -92,19 +112,13 @@ export interface Threading {
 export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFields, threading: Threading): Promise<Dispatched> {
   const mailbox = state.mailbox;
   const recipients = allRecipients(fields);
-  const [suppressed] = await deps.db
-    .select({ address: suppressions.address })
-    .from(suppressions)
-    .where(and(eq(suppressions.accountId, mailbox.accountId), inArray(suppressions.address, recipients)))
-    .limit(1);
-  if (suppressed) throw new AppError("address_suppressed", `${suppressed.address} is on the account's suppression list`, { address: suppressed.address });
-  if (mailbox.status === "disabled") throw new AppError("mailbox_disabled", `mailbox ${mailbox.id} is disabled`);
-  if (!mailbox.allowOutbound) throw new AppError("outbound_disabled", "the mailbox policy does not allow sending (allow_outbound is false)");
-  const window = await sendWindow(state, deps.db);
-  const decision = window.take(performance.now());
-  if (!decision.allowed) {
-    const retry = Math.max(1, Math.ceil(decision.resetInMs / 1000));
-    throw new AppError("rate_limit_exceeded", `this mailbox may send ${decision.limit} messages per hour`, { limit: decision.limit, scope: "mailbox_sends" }, { "Retry-After": String(retry) });
+  try {
+    await refuseUnlessAllowed(state, deps.db, recipients);
+  } catch (err) {
+    // Refusals are counted for the mailbox metrics; a failure to count must not hide the refusal.
+    const counter = err instanceof AppError ? refusalCounter(err.code) : null;
+    if (counter) await countForMailbox(deps.db, mailbox.id, counter).catch(() => {});
+    throw err;
   }
 
   const id = threading.messageId ?? newId();

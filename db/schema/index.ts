@@ -4,3 +4,4 @@ export * from "./mail.ts";
 export * from "./messages.ts";
 export * from "./webhooks.ts";
 export * from "./agents.ts";
+export * from "./knowledge.ts";

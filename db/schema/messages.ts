@@ -22,6 +22,12 @@ export const blobs = pgTable("blobs", {
   createdAt: at("created_at"),
 });
 
+/*
+ * Full-text search columns: `threads.subject_tsv` and `messages.search_tsv` are generated
+ * tsvector columns with GIN indexes, made by migration 0006_knowledge by hand and deliberately
+ * not mapped here, so that reading a row never drags its search vector along. Search reads
+ * them through src/search/vectors.ts.
+ */
 export const threads = pgTable(
   "threads",
   {
@@ -87,10 +93,13 @@ export const messages = pgTable(
     processedAt: timestamp("processed_at", { withTimezone: true, mode: "date" }),
     reviewedAt: timestamp("reviewed_at", { withTimezone: true, mode: "date" }),
     archivedAt: timestamp("archived_at", { withTimezone: true, mode: "date" }),
+    /** Attachment file names, space-separated, so that search finds them with the rest. */
+    attachmentNames: text("attachment_names").notNull().default(""),
     createdAt: at("created_at"),
   },
   (t) => [
     index("messages_mailbox_created_idx").on(t.mailboxId, t.createdAt.desc(), t.id.desc()),
+    index("messages_from_idx").on(t.fromAddress, t.createdAt),
     index("messages_thread_idx").on(t.threadId, t.createdAt),
     index("messages_mailbox_msgid_idx").on(t.mailboxId, t.messageIdHeader),
   ],

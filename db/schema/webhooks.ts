@@ -70,6 +70,8 @@ export const webhookDeliveries = pgTable(
     uniqueIndex("webhook_deliveries_endpoint_event_key").on(t.endpointId, t.eventId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
     index("webhook_deliveries_failed_idx").on(t.endpointId, t.createdAt).where(sql`${t.state} = 'failed'`),
+    // The mailbox metrics' hourly delivery counts.
+    index("webhook_deliveries_mailbox_finished_idx").on(t.mailboxId, t.finishedAt).where(sql`${t.finishedAt} is not null`),
   ],
 );
 

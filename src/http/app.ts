@@ -35,11 +35,22 @@ import { callbackSecretRoutes } from "./protocol/callback-secret.ts";
 import { runtimeRoutes } from "./runtime/index.ts";
 import type { ProtocolHosts } from "../protocol/hosts.ts";
 import type { TargetPolicy } from "../net/target-check.ts";
+import type { SenderProfiles } from "../domain/sender-profiles.ts";
+import type { Intelligence } from "../intel/service.ts";
+import { searchRoutes } from "./search/index.ts";
+import { intelRoutes } from "./intel/index.ts";
+import { senderProfileRoutes } from "./sender-profiles/index.ts";
+import { statsRoutes } from "./stats/index.ts";
+import { metricsRoutes } from "./metrics.ts";
+import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 
 export interface HttpDeps {
   db: Db;
   accounts: Accounts;
   suppressions: Suppressions;
+  senderProfiles: SenderProfiles;
+  intel: Intelligence;
+  metrics: ServiceMetrics;
   owners: Owners;
   mailboxes: Mailboxes;
   mail: { ingest: Ingest; recipients: Recipients; runner: JobRunner; mailDomain: string; maxMessageBytes: number };
@@ -63,6 +74,7 @@ export function createHttpApp(deps: HttpDeps) {
   // normalize: false, so a schema with additionalProperties: false refuses unknown fields (a
   // typo in a PUT must not pass as "no change") instead of silently dropping them.
   const app: Elysia<any, any, any, any, any, any, any> = new Elysia({ name: "mailroom", normalize: false })
+    .use(metricsRoutes(deps.metrics))
     .use(pipeline.plugin)
     .use(healthRoutes(deps.health))
     .use(openapiRoutes(() => app, { version: deps.version }))
@@ -73,10 +85,14 @@ export function createHttpApp(deps: HttpDeps) {
     .use(draftRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
     .use(labelRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
     .use(suppressionRoutes(deps.suppressions, pipeline.mutation))
+    .use(senderProfileRoutes(deps.senderProfiles, pipeline.mutation))
     .use(inboundRoutes(deps.mail.ingest, deps.mail.recipients, deps.mail.mailDomain, pipeline.mutation))
     .use(sendRoutes(deps.mailboxes, deps.owners, deps.db, deps.mail.runner, pipeline.mutation))
     .use(messageRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
     .use(threadRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
+    .use(searchRoutes(deps.mailboxes, deps.db, pipeline.mutation))
+    .use(intelRoutes(deps.intel, pipeline.mutation))
+    .use(statsRoutes(deps.mailboxes, deps.db))
     .use(webhookRoutes(deps.webhooks, pipeline.mutation))
     .use(eventRoutes(deps.mailboxes, deps.db, deps.events, deps.log))
     .use(actionRoutes(deps.mailboxes, deps.db, pipeline.mutation))

@@ -29,6 +29,7 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
   "GET /health": PUBLIC,
   "GET /openapi.json": PUBLIC,
   "GET /docs": PUBLIC,
+  "GET /metrics": ADMIN,
 
   "POST /v1/accounts": ADMIN,
   "GET /v1/accounts/:accountId": ADMIN,
@@ -55,6 +56,25 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
   "GET /v1/accounts/:accountId/suppressions": ADMIN,
   "POST /v1/accounts/:accountId/suppressions": ADMIN,
   "DELETE /v1/accounts/:accountId/suppressions": ADMIN,
+
+  "POST /v1/accounts/:accountId/sender-profiles": ADMIN,
+  "GET /v1/accounts/:accountId/sender-profiles": ADMIN,
+  "GET /v1/sender-profiles/:profileId": ADMIN,
+  "PUT /v1/sender-profiles/:profileId": ADMIN,
+  "PATCH /v1/sender-profiles/:profileId": ADMIN,
+  "DELETE /v1/sender-profiles/:profileId": ADMIN,
+  "GET /v1/sender-profiles/:profileId/intelligence": ADMIN,
+  "POST /v1/sender-profiles/:profileId/intelligence": ADMIN,
+
+  "POST /v1/mailboxes/:mailboxId/search": mailboxParam("mailboxId"),
+  "GET /v1/messages/:messageId/summary": ownerOf("message", "messageId"),
+  "POST /v1/messages/:messageId/summary": ownerOf("message", "messageId"),
+  "GET /v1/messages/:messageId/extractions": ownerOf("message", "messageId"),
+  "POST /v1/messages/:messageId/extractions": ownerOf("message", "messageId"),
+  "GET /v1/threads/:threadId/digest": ownerOf("thread", "threadId"),
+  "POST /v1/threads/:threadId/digest": ownerOf("thread", "threadId"),
+  "GET /v1/mailboxes/:mailboxId/stats": mailboxParam("mailboxId"),
+  "GET /v1/mailboxes/:mailboxId/metrics": mailboxParam("mailboxId"),
 
   "POST /v1/inbound/email": ADMIN,
 
@@ -140,6 +160,11 @@ export const TIER_CAPABILITIES: Readonly<Record<string, readonly Capability[]>> 
 };
 
 const ROUTE_CAPABILITY: Readonly<Record<string, Capability>> = {
+  // POSTs that only read: a search, and results made from the mail (cached, not a change to it).
+  "POST /v1/mailboxes/:mailboxId/search": "read",
+  "POST /v1/messages/:messageId/summary": "read",
+  "POST /v1/messages/:messageId/extractions": "read",
+  "POST /v1/threads/:threadId/digest": "read",
   "POST /v1/mailboxes/:mailboxId/drafts": "draft",
   "PUT /v1/drafts/:draftId": "draft",
   "DELETE /v1/drafts/:draftId": "draft",

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Mailboxes } from "../../actors/mailbox/client.ts";
 import type { Db } from "../../db/client.ts";
 import { messages, protocolMessages, type MessageRow, type OutboxRow } from "../../db/schema/index.ts";
+import { dispositionFor } from "../domain/sender-profiles.ts";
 import type { Assessor } from "./assess/index.ts";
 import { getBlob, putBlob } from "./blobs.ts";
 import { extractText, snippetOf } from "./extract.ts";
@@ -36,7 +37,9 @@ export class InboundProcessor {
     const mail = outcome.ok ? outcome.mail : null;
     const headers = outcome.ok ? outcome.mail.headers : outcome.headers;
     const env = message.envelope ?? { mailFrom: null, rcptTo: [message.toAddress], remoteAddress: null, heloName: null };
-    const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env });
+    // Read per message, not cached: blocking a sender takes effect on the next mail.
+    const disposition = await dispositionFor(this.db, message.mailboxId, mail?.from?.address || message.fromAddress);
+    const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition });
 
     const result = mail ? await this.fromParsed(mail, assessment) : fallback(message, headers, assessment);
     await this.mailboxes.applyProcessed(message.mailboxId, {
@@ -67,7 +70,8 @@ export class InboundProcessor {
       attachments: [],
     };
     const env = { mailFrom: message.fromAddress, rcptTo: [message.toAddress], remoteAddress: null, heloName: null };
-    const assessment = this.assessor.assessContent({ mail, headers: [], envelope: env });
+    const disposition = await dispositionFor(this.db, message.mailboxId, message.fromAddress);
+    const assessment = this.assessor.assessContent({ mail, headers: [], envelope: env, disposition });
     const tokenThreadId = typeof job.payload.token_thread_id === "string" ? job.payload.token_thread_id : message.threadId;
     await this.mailboxes.applyProcessed(message.mailboxId, {
       messageId: message.id,
@@ -80,6 +84,7 @@ export class InboundProcessor {
         references: [],
         subject: message.subject,
         fromAddress: message.fromAddress,
+        fromName: protocol?.fromAgent ?? null,
         toAddresses: [message.toAddress],
         ccAddresses: [],
         replyTo: [],
@@ -106,6 +111,7 @@ export class InboundProcessor {
       references: mail.references,
       subject: mail.subject,
       fromAddress: mail.from?.address ?? "",
+      fromName: mail.from?.name || null,
       toAddresses: mail.to.map((a) => a.address).filter(Boolean),
       ccAddresses: mail.cc.map((a) => a.address).filter(Boolean),
       replyTo: mail.replyTo.map((a) => a.address).filter(Boolean),

@@ -88,6 +88,8 @@ export interface ProcessedMail {
   references: string[];
   subject: string | null;
   fromAddress: string;
+  /** The From display name, when there was one. */
+  fromName?: string | null;
   toAddresses: string[];
   ccAddresses: string[];
   replyTo: string[];

@@ -30,6 +30,7 @@ export async function startSmtpIngress(opts: SmtpIngressOptions, deps: SmtpIngre
     ? { key: opts.tls.key, cert: opts.tls.cert }
     : // Without our own certificate smtp-server would offer STARTTLS with its public test key.
       { hideSTARTTLS: true };
+  const opened = new Set<string>();
   const server = new SMTPServer({
     name: opts.hostname,
     banner: "Mailroom",
@@ -47,6 +48,16 @@ export async function startSmtpIngress(opts: SmtpIngressOptions, deps: SmtpIngre
     ...tlsOptions,
     onRcptTo,
     onData,
+    // onClose also fires for connections refused (maxClients) or gone before onConnect: only
+    // the ones onConnect saw are counted closed, so the open gauge stays true.
+    onConnect: (session, callback) => {
+      opened.add(session.id);
+      opts.sessions?.opened();
+      callback();
+    },
+    onClose: (session) => {
+      if (opened.delete(session.id)) opts.sessions?.closed();
+    },
   });
   server.on("error", (err: Error & { code?: string }) => {
     if (err.code && CLIENT_GONE.has(err.code)) log.info({ code: err.code }, "smtp client connection dropped");

@@ -35,6 +35,8 @@ export interface SmtpIngressOptions {
   maxRecipients?: number;
   /** Concurrent connections; default 200. */
   maxClients?: number;
+  /** Told of every connection accepted and closed (the operator metrics). */
+  sessions?: { opened(): void; closed(): void };
   /** Idle time before a session is dropped with 421; default 60000. */
   socketTimeoutMs?: number;
   /** How long close() waits for in-flight sessions; default 10000. */

@@ -73,6 +73,11 @@ export class WebhookSystem {
     return system;
   }
 
+  /** JetStream's backlog of deliveries; null in-process, where the database is the queue. */
+  async jetstreamBacklog(): Promise<{ pending: number; ackPending: number } | null> {
+    return this.transport.kind === "nats" ? this.transport.nats.backlog() : null;
+  }
+
   get mode(): "nats" | "in-process" {
     return this.transport.kind === "nats" ? "nats" : "in-process";
   }

@@ -97,6 +97,12 @@ export class NatsTransport {
     }
   }
 
+  /** The consumer's backlog: messages not yet delivered to any node, and delivered but not acknowledged. */
+  async backlog(): Promise<{ pending: number; ackPending: number }> {
+    const info = await (await this.js.consumers.get(STREAM, CONSUMER)).info();
+    return { pending: info.num_pending, ackPending: info.num_ack_pending };
+  }
+
   start(): void {
     this.loop = this.consume().catch((err) => this.log.error({ err }, "webhook consumer stopped"));
   }

@@ -1,10 +1,11 @@
-import { and, asc, count, desc, eq, exists, ilike, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, type SQL } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import type { Mailboxes } from "../../../actors/mailbox/client.ts";
 import { messageLabelIds } from "../../../actors/mailbox/organize.ts";
 import type { Db } from "../../../db/client.ts";
 import { attachments, deliveryEvents, messageLabels, messages } from "../../../db/schema/index.ts";
 import { getBlob } from "../../mail/blobs.ts";
+import { messageSubjectFilter } from "../../search/vectors.ts";
 import type { Owners } from "../../domain/owners.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { MailboxParams } from "../mailboxes/model.ts";
@@ -28,9 +29,6 @@ import {
   MessageState,
   safeContentType,
 } from "./model.ts";
-
-/** `%`, `_` and `\` of a user's search text match themselves in an ILIKE pattern. */
-export const likeSubstring = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 
 /** A page of message list items (with their labels) matching `where`. */
 export async function pageOfMessages(db: Db, where: SQL | undefined, order: "newest" | "oldest", query: { page?: number; limit?: number }) {
@@ -99,7 +97,7 @@ export function messageRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, muta
       async ({ params, query }) => {
         const mailbox = await mailboxes.get(params.mailboxId); // 404 for an unknown mailbox rather than an empty list
         const conditions: SQL[] = [eq(messages.mailboxId, mailbox.id)];
-        if (query.query) conditions.push(ilike(messages.subject, likeSubstring(query.query)));
+        if (query.query) conditions.push(messageSubjectFilter(query.query));
         if (query.status) conditions.push(eq(messages.status, query.status as (typeof messages.$inferSelect)["status"]));
         if (query.direction) conditions.push(eq(messages.direction, query.direction as "inbound" | "outbound"));
         if (query.transport) conditions.push(eq(messages.transport, query.transport as "smtp" | "agent-json"));
@@ -127,7 +125,7 @@ export function messageRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, muta
         detail: {
           summary: "List messages",
           description:
-            "Newest first. Filters combine with AND: `query` (case-insensitive substring of the subject), `status`, `direction`, `transport`, `triage_label`, `risk_level`, `label` (a label id; an id that is not one of this mailbox's labels matches nothing) and `thread_id`. A value outside a filter's set is 400.",
+            "Newest first. Filters combine with AND: `query` (words of the subject, each matched as a word prefix, case-insensitive, through the full-text index; text with no letters or digits matches as a substring), `status`, `direction`, `transport`, `triage_label`, `risk_level`, `label` (a label id; an id that is not one of this mailbox's labels matches nothing) and `thread_id`. A value outside a filter's set is 400.",
           tags: ["Messages"],
         },
       },

@@ -9,7 +9,7 @@ export const MESSAGE_STATUSES = ["received", "processed", "queued", "sent", "fai
 export const RISK_LEVELS = ["low", "medium", "high"] as const;
 export const TRIAGE_LABELS = ["action_required", "reply_needed", "fyi", "newsletter", "notification", "spam"] as const;
 
-const listFields = {
+export const listFields = {
   id: Uuid(),
   thread_id: Nullable(Uuid()),
   transport: t.Union([t.Literal("smtp"), t.Literal("agent-json")]),
@@ -96,7 +96,7 @@ export const oneOf = <const V extends readonly [string, ...string[]]>(values: V,
 /** GET /v1/mailboxes/{id}/messages: spec section 4, plus `label` and `thread_id` (ours). */
 export const MessageListQuery = t.Object({
   ...PageQuery.properties,
-  query: t.Optional(t.String({ maxLength: 500, pattern: "^[^\\u0000]*$", description: "Case-insensitive substring of the subject" })),
+  query: t.Optional(t.String({ maxLength: 500, pattern: "^[^\\u0000]*$", description: "Words of the subject, each matched as a word prefix (full-text index)" })),
   status: oneOf(MESSAGE_FILTERS.status, "Message status"),
   direction: oneOf(MESSAGE_FILTERS.direction, "inbound or outbound"),
   transport: oneOf(MESSAGE_FILTERS.transport, "smtp or agent-json"),

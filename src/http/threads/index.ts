@@ -7,7 +7,8 @@ import { messages, threadLabels, threads } from "../../../db/schema/index.ts";
 import type { Owners } from "../../domain/owners.ts";
 import { notFound } from "../../errors.ts";
 import { MailboxParams } from "../mailboxes/model.ts";
-import { likeSubstring, pageOfMessages } from "../messages/index.ts";
+import { pageOfMessages } from "../messages/index.ts";
+import { threadSubjectFilter } from "../../search/vectors.ts";
 import { checkListQuery, MessageListItem } from "../messages/model.ts";
 import type { MutationHooks } from "../pipeline.ts";
 import { checkPageRange, PageQuery, Paged, paged, pageOf } from "../schemas.ts";
@@ -42,7 +43,7 @@ export function threadRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, mutat
       async ({ params, query }) => {
         const mailbox = await mailboxes.get(params.mailboxId); // 404 for an unknown mailbox rather than an empty list
         const conditions: SQL[] = [eq(threads.mailboxId, mailbox.id)];
-        if (query.query) conditions.push(ilike(threads.subject, likeSubstring(query.query)));
+        if (query.query) conditions.push(threadSubjectFilter(query.query));
         if (query.status) conditions.push(eq(threads.status, query.status as "open" | "archived"));
         if (query.label) {
           const labelId = query.label;
@@ -71,7 +72,7 @@ export function threadRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, mutat
         detail: {
           summary: "List threads",
           description:
-            "Most recent message first. Filters combine with AND: `query` (case-insensitive substring of the subject), `status` (open or archived), `label` (a label id; an id that is not one of this mailbox's labels matches nothing).",
+            "Most recent message first. Filters combine with AND: `query` (words of the subject, each matched as a word prefix, case-insensitive, through the full-text index; text with no letters or digits matches as a substring), `status` (open or archived), `label` (a label id; an id that is not one of this mailbox's labels matches nothing).",
           tags: ["Threads"],
         },
       },

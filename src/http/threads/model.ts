@@ -20,7 +20,7 @@ export const Thread = t.Object(
 
 export const ThreadListQuery = t.Object({
   ...PageQuery.properties,
-  query: t.Optional(t.String({ maxLength: 500, pattern: "^[^\\u0000]*$", description: "Case-insensitive substring of the thread subject" })),
+  query: t.Optional(t.String({ maxLength: 500, pattern: "^[^\\u0000]*$", description: "Words of the thread subject, each matched as a word prefix (full-text index)" })),
   status: oneOf(THREAD_STATUSES, "open or archived"),
   label: t.Optional(Uuid("Only threads carrying this label (a label id of the mailbox; another id matches nothing)")),
 });

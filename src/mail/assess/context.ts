@@ -2,6 +2,7 @@
  * Builds the one read-only view every rule matches against. All caps are applied here, so
  * a rule can never be handed more than the budget, whatever the message holds.
  */
+import type { Disposition } from "../../../db/schema/knowledge.ts";
 import type { AuthResults, Envelope, HeaderField, ParsedAttachment, ParsedMail } from "../types.ts";
 import { asciiHost, domainOf } from "./domains.ts";
 import { scanHtml, type HtmlScan } from "./html.ts";
@@ -17,6 +18,8 @@ export interface AssessInput {
   mail: ParsedMail | null;
   headers: HeaderField[];
   envelope: Envelope;
+  /** The sender profile's disposition; neutral when there is none. */
+  disposition?: Disposition;
 }
 
 export function buildContext(input: AssessInput, auth: AuthResults, mailDomain: string): AssessContext {
@@ -50,6 +53,7 @@ export function buildContext(input: AssessInput, auth: AuthResults, mailDomain: 
     html,
     links: collectLinks(html, [text, html?.visibleText ?? ""]),
     attachments,
+    disposition: input.disposition ?? "neutral",
   };
 }
 

@@ -4,6 +4,7 @@
  * auto-reply loop guard. Deterministic for a given message, envelope and DNS answers, and
  * total: assess() always resolves, within the DNS budget plus bounded CPU work.
  */
+import type { Disposition } from "../../../db/schema/knowledge.ts";
 import type { Assessment, AuthResults, Envelope, HeaderField, ParsedMail } from "../types.ts";
 import { checkAuth, type Resolver } from "./auth.ts";
 import { buildContext } from "./context.ts";
@@ -30,6 +31,8 @@ export interface AssessInput {
   mail: ParsedMail | null;
   headers: HeaderField[];
   envelope: Envelope;
+  /** The account's sender profile disposition for the From address. */
+  disposition?: Disposition;
 }
 
 const PENDING: AuthResults = { spf: "none", dkim: "none", dmarc: "none" };
@@ -52,7 +55,7 @@ export class Assessor {
     // The content is read while DNS is in flight; only the auth rules need its answers.
     const ctx = this.context(input);
     const auth = await authRun;
-    if (!ctx) return { riskLevel: "medium", triageLabel: "fyi", signals: ["parse_failed"], auth, autoReplyBlocked: true };
+    if (!ctx) return unreadable(input.disposition, auth);
     ctx.auth = auth;
 
     const signals = evaluate(ctx);
@@ -74,7 +77,7 @@ export class Assessor {
   assessContent(input: Omit<AssessInput, "raw">): Assessment {
     const stored: AuthResults = { spf: "none", dkim: "none", dmarc: "none" };
     const ctx = this.context({ ...input, raw: new Uint8Array(0) });
-    if (!ctx) return { riskLevel: "medium", triageLabel: "fyi", signals: ["parse_failed"], auth: stored, autoReplyBlocked: true };
+    if (!ctx) return unreadable(input.disposition, stored);
     ctx.auth = { spf: "pass", dkim: "pass", dmarc: "pass" };
     const signals = evaluate(ctx);
     const risk = riskOf(signals).level;
@@ -93,6 +96,12 @@ export class Assessor {
       }
     }
   }
+}
+
+/** Nothing could be read but the account's word about the sender. */
+function unreadable(disposition: Disposition | undefined, auth: AuthResults): Assessment {
+  const blocked = disposition === "blocked";
+  return { riskLevel: "medium", triageLabel: blocked ? "spam" : "fyi", signals: blocked ? ["parse_failed", "sender_blocked"] : ["parse_failed"], auth, autoReplyBlocked: true };
 }
 
 function safe<T>(f: () => T, fallback: T): T {

@@ -1,3 +1,4 @@
+import type { Disposition } from "../../../db/schema/knowledge.ts";
 import type { AuthResults, Envelope, ParsedAttachment, ParsedMail } from "../types.ts";
 import type { HtmlScan } from "./html.ts";
 
@@ -44,6 +45,8 @@ export interface AssessContext {
   html: HtmlScan | null;
   links: Link[];
   attachments: ParsedAttachment[];
+  /** What the account's sender profile says of the From address. */
+  disposition: Disposition;
 }
 
 export interface Rule {

@@ -72,6 +72,12 @@ export const RULES: readonly Rule[] = [
     description: "Sent by a machine: Auto-Submitted other than \"no\", X-Autoreply or X-Autorespond." },
   { signal: "bulk", severity: "info", weight: 0, matcher: bulk,
     description: "List or bulk mail: List-Id, List-Unsubscribe, or Precedence: bulk|list|junk." },
+  { signal: "sender_blocked", severity: "info", weight: 0, matcher: (c) => c.disposition === "blocked",
+    description: "The account blocked this sender (sender profile disposition `blocked`): the message is triaged spam." },
+  { signal: "sender_trusted", severity: "info", weight: 0, matcher: (c) => c.disposition === "trusted" && c.auth.dmarc === "pass",
+    description: "The account trusts this sender and DMARC authenticates the From address (an agent protocol sender is authenticated by its API key): risk is one level lower." },
+  { signal: "sender_trusted_unverified", severity: "info", weight: 0, matcher: (c) => c.disposition === "trusted" && c.auth.dmarc !== "pass",
+    description: "The account trusts this sender, but the From address is not authenticated (no DMARC pass), so the trust is not applied: anyone can write that From." },
   { signal: "bounce", severity: "info", weight: 0, matcher: bounce,
     description: "A bounce or receipt: null envelope sender, MAILER-DAEMON/postmaster, or multipart/report." },
 ];
@@ -101,6 +107,8 @@ export function riskOf(signals: readonly string[], rules: readonly Rule[] = RULE
     if (rule.severity === "high") highSeverity = true;
   }
   const level: RiskLevel = highSeverity || score >= RISK_THRESHOLDS.high ? "high" : score >= RISK_THRESHOLDS.medium ? "medium" : "low";
+  // A trusted, authenticated sender earns one level, never more: its account may be compromised.
+  if (signals.includes("sender_trusted")) return { level: level === "high" ? "medium" : "low", score };
   return { level, score };
 }
 

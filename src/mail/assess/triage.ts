@@ -19,7 +19,7 @@ export interface TriageRule {
 }
 
 export const TRIAGE_RULES: readonly TriageRule[] = [
-  { label: "spam", description: "risk is high, or an upstream filter flagged the message (`upstream_spam_flag`)", when: (_, f) => f.risk === "high" || f.signals.has("upstream_spam_flag") },
+  { label: "spam", description: "risk is high, an upstream filter flagged the message (`upstream_spam_flag`), or the account blocked the sender (`sender_blocked`)", when: (_, f) => f.risk === "high" || f.signals.has("upstream_spam_flag") || f.signals.has("sender_blocked") },
   { label: "newsletter", description: "bulk mail (`bulk`) that carries List-Unsubscribe", when: (ctx, f) => f.signals.has("bulk") && hasListUnsubscribe(ctx) },
   { label: "notification", description: "machine-sent: `auto_submitted`, `bounce`, other `bulk` mail, or a no-reply/notifications sender address", when: (ctx, f) => f.signals.has("auto_submitted") || f.signals.has("bounce") || f.signals.has("bulk") || noReplySender(ctx) },
   { label: "action_required", description: "the new (unquoted) text asks the recipient to do something, or names a deadline or urgency", when: (ctx) => asksForAction(triageText(ctx)) },

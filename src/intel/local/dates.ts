@@ -1,0 +1,187 @@
+/**
+ * Calendar dates a message mentions, resolved against the day it was sent.
+ *
+ * chrono finds most candidates (in the message's language and in English); the rules here
+ * remove what it reads too eagerly and add the few forms it does not read. A mention counts
+ * only when it pins down a day: "March 2026", "at 5pm", "next week", "within 30 days" and
+ * "Mon–Fri" do not; "Friday", "tomorrow", "the 24th" and "3/14/2026" do. Weekdays mean the
+ * next one strictly after the send day ("Friday", written on a Friday, is a week later);
+ * dates without a year mean the next occurrence; "last Monday" and "yesterday" look back.
+ */
+import * as chrono from "chrono-node";
+import type { ExtractedDate } from "../types.ts";
+import { type Day, addDays, dayOf, nextDayOfMonth, sameMonthDay } from "./calendar.ts";
+import { kindOf } from "./date-kind.ts";
+import { type Reading, offsetMinutes } from "./locale.ts";
+import { type Span, pieces } from "./spans.ts";
+
+export interface FoundDate extends ExtractedDate, Span {}
+
+/** chrono is quadratic on runs like "1/1/1/…", so it only ever sees this much at once. */
+const MAX_PIECE = 400;
+/** Pieces chrono could find nothing in are skipped without parsing. */
+const MAYBE_DATE =
+  /\d|\b(?:mon|tue|wed|thu|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|today|tonight|tomorrow|yesterday)/i;
+
+/** Lengths of time ("in 2 weeks", "within 30 days", "next week"): chrono tags them so. */
+const RELATIVE = "result/relativeDate";
+const NOT_A_DAY = /^(?:right\s+)?now$|weekend|\b(?:seconds?|secs?|minutes?|mins?|hours?|hrs?)\b/i;
+const BACKWARD = /\b(?:last|past|previous|ago|yesterday)\b/i;
+/** "3/4", "12-25": without a year, as often a fraction, a score or a room as a date. */
+const SHORT_NUMERIC = /^\d{1,2}[/-]\d{1,2}$/;
+const DATE_LEAD = /\b(?:on|by|due|until|till|before|after|from|for|through|thru|starting|effective|dated?|deadline|expires?|up to)\s*:?\s*$/i;
+const DOTTED = /\b\d{1,2}\.\d{1,2}\.(?:\d{2}|\d{4})?(?!\d)/;
+/** "v2026.03.1", "build 2026.03.1": versions that look like dates. */
+const VERSION_LEAD = /(?:\bv|\bversion|\bbuild|\brelease|\brev|\bver)\.?\s*$/i;
+/** "sat" and "sun" in lowercase are a verb and a star far more often than days. */
+const WORD_NOT_DAY = /^(?:sat|sun)$/;
+
+const WEEKDAY = String.raw`(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?`;
+/** "Mon–Fri", "Monday to Friday": opening hours, not dates. */
+const WEEKDAY_RANGE = new RegExp(String.raw`\b${WEEKDAY}\s{0,3}(?:-|–|—|to|through|thru|till|until)\s{0,3}${WEEKDAY}(?![\p{L}])`, "giu");
+const HOURS_LINE = /\b(?:opening hours|office hours|business hours|hours of operation|open(?:ing)? times|we're open|we are open)\b/i;
+/** "the 24th", "Thursday the 19th": chrono reads no day of the month alone. */
+const DAY_OF_MONTH = new RegExp(String.raw`\b(?:(${WEEKDAY}),?\s{1,3})?the\s{1,3}(\d{1,2})(?:st|nd|rd|th)\b`, "giu");
+const DAY_LEAD = /\b(?:on|by|until|till|before|after|from|since|for)\s+$/i;
+const DAY_TAIL = /^(?:\s*(?:[.,;:!?)]|$)|\s+(?:at|or|and|works?|would|is|then|if|instead|too)\b)/i;
+const MONTH_NEXT = /^\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+/** "this afternoon": today, which chrono's forward mode pushes to tomorrow. */
+const THIS_PART_OF_DAY = /\bthis\s+(?:morning|afternoon|evening)\b/gi;
+/** "Apr 16 or 17": the bare second day shares the first one's month. */
+const SECOND_DAY = /^\s*(?:or|and|&|\/)\s*(\d{1,2})(?:st|nd|rd|th)?(?=\s*(?:[.,;:!?)]|$|\s(?:at|works?|would|is)\b))/i;
+
+const RANK: Record<ExtractedDate["kind"], number> = { deadline: 2, event: 1, date: 0 };
+
+/** Dates in the text, each calendar day once, with the strongest kind any mention gave it. */
+export function findDates(text: string, reference: Date, reading: Reading, inside: (s: Span) => boolean): FoundDate[] {
+  const instant = Number.isFinite(reference.getTime()) ? reference : new Date(0);
+  const ref: chrono.ParsingReference = { instant, timezone: offsetMinutes(reading.timeZone, instant) };
+  const today = dayOf(new Date(instant.getTime() + (ref.timezone as number) * 60_000));
+  const out = new Map<string, FoundDate>();
+  const taken: Span[] = [];
+  const overlapsTaken = (s: Span) => taken.some((t) => t.start < s.end && s.start < t.end);
+  const add = (span: Span, written: string, day: Day, time: string | null, hasTime: boolean) => {
+    const found = { ...span, text: written, date: day, time, kind: kindOf(text, span, hasTime) };
+    const seen = out.get(day);
+    if (!seen) out.set(day, found);
+    else {
+      if (RANK[found.kind] > RANK[seen.kind]) seen.kind = found.kind;
+      seen.time ??= found.time;
+    }
+  };
+
+  // Forms chrono misses or misreads go first and shadow whatever chrono finds there.
+  for (const m of text.matchAll(WEEKDAY_RANGE)) taken.push(spanOf(m));
+  for (const m of text.matchAll(THIS_PART_OF_DAY)) {
+    const span = spanOf(m);
+    if (inside(span)) continue;
+    taken.push(span);
+    add(span, m[0], today, null, false);
+  }
+  for (const m of text.matchAll(DAY_OF_MONTH)) {
+    const span = spanOf(m);
+    const before = text.slice(Math.max(0, span.start - 12), span.start);
+    const after = text.slice(span.end, span.end + 12);
+    if (inside(span) || MONTH_NEXT.test(after) || !(m[1] || DAY_LEAD.test(before) || DAY_TAIL.test(after))) continue;
+    taken.push(span);
+    add(span, m[0], nextDayOfMonth(today, Number(m[2])), null, false);
+  }
+
+  for (const r of candidates(text, ref, reading)) {
+    const { span } = r;
+    if (inside(span) || overlapsTaken(span) || !isDay(r.result, text, span)) continue;
+    if (isOpeningHours(r.result, text, span)) continue;
+    const result = BACKWARD.test(r.result.text) ? (r.parser.parse(r.result.text, ref)[0] ?? r.result) : r.result;
+    let start = ymd(result.start);
+    // A weekday alone means the next one strictly after today.
+    if (!result.start.isCertain("day") && start === today && !BACKWARD.test(result.text)) start = addDays(start, 7);
+    const hasTime = result.start.isCertain("hour");
+    add(span, result.text, start, hhmm(result.start), hasTime);
+    if (result.end && (result.end.isCertain("day") || result.end.isCertain("weekday"))) {
+      const last = ymd(result.end);
+      if (last !== start) add(span, result.text, last, hhmm(result.end), hasTime);
+    } else if (result.start.isCertain("day") && result.start.isCertain("month")) {
+      const second = SECOND_DAY.exec(text.slice(span.end, span.end + 20));
+      if (second) add(span, result.text, sameMonthDay(start, Number(second[1])), null, hasTime);
+    }
+  }
+  return [...out.values()];
+}
+
+interface Candidate {
+  result: chrono.ParsedResult;
+  span: Span;
+  parser: chrono.Chrono;
+}
+
+/**
+ * chrono's results over the text, piece by piece: the message's own language first, then
+ * English, an English result dropped where the other already read something.
+ */
+function candidates(text: string, ref: chrono.ParsingReference, reading: Reading): Candidate[] {
+  const english = reading.dayFirst ? chrono.en.GB : chrono.en.casual;
+  const parsers = [...localParsers(text, reading), english];
+  const out: Candidate[] = [];
+  for (const piece of pieces(text, MAX_PIECE, true)) {
+    if (!MAYBE_DATE.test(piece.text)) continue;
+    // Hard-wrapped lines are one sentence to chrono ("by Friday\n24 April"); dashes are
+    // made ASCII so "Aug 10–14" reads as a range. Both keep every offset.
+    const input = piece.text.replace(/\n/g, " ").replace(/[–—]/g, "-");
+    const found: Candidate[] = [];
+    for (const parser of parsers) {
+      for (const result of parser.parse(input, ref, { forwardDate: true })) {
+        const start = piece.offset + result.index;
+        const span = { start, end: start + result.text.length };
+        if (found.some((f) => f.span.start < span.end && span.start < f.span.end)) continue;
+        // Dotted dates are day first everywhere ("06.03.2026" is 6 March).
+        const dotted = parser !== chrono.en.GB && DOTTED.test(result.text);
+        const fixed = dotted ? (chrono.en.GB.parse(result.text, ref, { forwardDate: true })[0] ?? result) : result;
+        found.push({ result: fixed, span, parser: dotted ? chrono.en.GB : parser });
+      }
+    }
+    out.push(...found);
+  }
+  return out;
+}
+
+function localParsers(text: string, reading: Reading): chrono.Chrono[] {
+  const out: chrono.Chrono[] = [];
+  const byLanguage = { de: chrono.de, fr: chrono.fr, es: chrono.es, it: chrono.it, nl: chrono.nl, pt: chrono.pt, ja: chrono.ja };
+  if (reading.language !== "en") out.push(byLanguage[reading.language].casual);
+  // Japanese dates ("2026年7月31日") turn up in otherwise English mail.
+  if (reading.language !== "ja" && /\d\s?年\s?\d{1,2}\s?月/.test(text)) out.push(chrono.ja.casual);
+  return out;
+}
+
+/** Whether a chrono result names a calendar day and is not one of its known misreadings. */
+function isDay(r: chrono.ParsedResult, text: string, span: Span): boolean {
+  const written = r.text.trim();
+  if (r.tags().has(RELATIVE) || NOT_A_DAY.test(written)) return false;
+  const before = text.slice(Math.max(0, span.start - 24), span.start);
+  const after = text.slice(span.end, span.end + 2);
+  // Part of a longer token: "1.2.3.4", "2026-03-15-rc1", "#12/25", "TF-2026-NVY".
+  if (/[\w./#-]$/.test(before) || /^(?:[./-]\w|\w)/.test(after)) return false;
+  if (VERSION_LEAD.test(before)) return false;
+  if (r.start.isCertain("day")) {
+    return !SHORT_NUMERIC.test(written) || DATE_LEAD.test(before) || r.start.isCertain("weekday");
+  }
+  // A weekday alone names a day; a month, a year or a time alone does not.
+  return r.start.isCertain("weekday") && !WORD_NOT_DAY.test(written);
+}
+
+/** "Sat 07:00–13:00" on a line of opening hours is a recurring slot, not a date. */
+function isOpeningHours(r: chrono.ParsedResult, text: string, span: Span): boolean {
+  if (r.start.isCertain("day")) return false;
+  const lineStart = text.lastIndexOf("\n", span.start) + 1;
+  let lineEnd = text.indexOf("\n", span.end);
+  if (lineEnd < 0) lineEnd = text.length;
+  const line = text.slice(lineStart, Math.min(lineEnd, lineStart + 500));
+  WEEKDAY_RANGE.lastIndex = 0;
+  return HOURS_LINE.test(line) || WEEKDAY_RANGE.test(line);
+}
+
+const spanOf = (m: RegExpMatchArray): Span => ({ start: m.index!, end: m.index! + m[0].length });
+const pad = (n: number) => String(n).padStart(2, "0");
+const ymd = (c: chrono.ParsedComponents): Day => `${c.get("year")}-${pad(c.get("month")!)}-${pad(c.get("day")!)}`;
+const hhmm = (c: chrono.ParsedComponents) =>
+  c.isCertain("hour") ? `${pad(c.get("hour")!)}:${pad(c.get("minute") ?? 0)}` : null;

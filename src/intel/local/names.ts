@@ -1,0 +1,128 @@
+/**
+ * People and organisations a message names.
+ *
+ * Without a model, names are read only where mail puts them in predictable places: the
+ * sender's display name, "Jane Doe <jane@x.com>" in the text, the name after a greeting
+ * ("Hi Bob,") and the name under a sign-off ("Thanks,\nJane"). Organisations are runs of
+ * capitalised words ending in a legal or institutional word ("Acme Widgets Inc.",
+ * "First National Bank") or starting one ("University of Toronto").
+ */
+import type { IntelMessage } from "../types.ts";
+
+export interface Person {
+  name: string;
+  email: string | null;
+}
+
+// One capitalised word: a letter, then letters, apostrophes, hyphens or dots. Bounded.
+const WORD = String.raw`\p{Lu}[\p{L}'’.\-]{0,30}`;
+const NAME = String.raw`${WORD}(?:[ \t]+${WORD}){0,3}`;
+
+const NAME_WITH_ADDRESS = new RegExp(
+  String.raw`(?<![\p{L}])(${WORD}(?:[ \t]+${WORD}){1,3})[ \t]*<([A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9.\-]{1,253})>`,
+  "gu",
+);
+const GREETING = new RegExp(
+  String.raw`^(?:hi|hello|hey|dear|hiya|greetings|good (?:morning|afternoon|evening))[ \t,]+(?:(?:mr|mrs|ms|miss|dr|prof)\.?[ \t]+)?(${NAME})[ \t]*[,!:.\-]?[ \t]*$`,
+  "iu",
+);
+const SIGN_OFF =
+  /^(?:thanks|thank you|thanks again|many thanks|thx|best|best wishes|all the best|regards|best regards|kind regards|warm regards|warmly|cheers|sincerely|yours sincerely|yours truly|yours|talk soon|take care|respectfully|br|cordially)[ \t]*[,!.\-]?(?:[ \t]+(.+))?$/i;
+const NAME_LINE = new RegExp(String.raw`^(${WORD}(?:[ \t]+${WORD}){0,2})$`, "u");
+/** Words that follow "Hi" without being a name. */
+const NOT_NAMES = new Set([
+  "all", "team", "everyone", "everybody", "there", "folks", "guys", "friends", "friend", "sir", "madam", "sir or madam",
+  "colleagues", "customer", "valued customer", "member", "user", "again", "both", "y'all", "you", "hiring manager",
+  "support", "the team", "admin", "world",
+]);
+/** Display names that are a service, not a person. */
+const NOT_PERSON = /\b(?:team|support|service|services|notifications?|noreply|no-reply|info|admin|billing|sales|newsletter|alerts?|updates?|store|shop|inc|llc|ltd|gmbh|corp|bank|news|the|via|do not reply|customer|account|security|hr|payroll)\b|[@\d|:]/i;
+
+/** Lines read for greetings and sign-offs: a name is never further in than this. */
+const MAX_LINES = 400;
+
+/** The people a message names, each once, with an address when one goes with the name. */
+export function findPeople(m: IntelMessage, text: string): Person[] {
+  const out = new Map<string, Person>();
+  const add = (raw: string, email: string | null) => {
+    const name = tidy(raw);
+    if (!isPersonName(name)) return;
+    const key = name.toLowerCase();
+    const seen = out.get(key);
+    if (seen) seen.email ??= email;
+    else out.set(key, { name, email });
+  };
+  if (m.fromName) add(m.fromName, m.from);
+  NAME_WITH_ADDRESS.lastIndex = 0;
+  for (let x = NAME_WITH_ADDRESS.exec(text); x; x = NAME_WITH_ADDRESS.exec(text)) add(x[1]!, x[2]!.toLowerCase());
+
+  const lines = text.split("\n", MAX_LINES).map((l) => l.trim());
+  const first = lines.find((l) => l !== "");
+  const greeted = first ? GREETING.exec(first)?.[1] : undefined;
+  if (greeted && !NOT_NAMES.has(greeted.toLowerCase())) add(greeted, recipientAddress(m, greeted));
+  for (let i = 0; i < lines.length; i++) {
+    const s = SIGN_OFF.exec(lines[i]!);
+    if (!s) continue;
+    const next = s[1] ?? lines.slice(i + 1, i + 3).find((l) => l !== "");
+    const name = next ? NAME_LINE.exec(next.trim())?.[1] : undefined;
+    if (name) add(name, senderAddress(m, name));
+  }
+  return [...out.values()];
+}
+
+const tidy = (s: string) => s.replace(/^["'“]+|["'”]+$/g, "").replace(/\s+/g, " ").trim();
+
+function isPersonName(name: string): boolean {
+  if (name.length < 2 || name.length > 60 || NOT_PERSON.test(name)) return false;
+  const words = name.split(" ");
+  return words.length <= 4 && words.every((w) => /^\p{L}/u.test(w)) && !NOT_NAMES.has(name.toLowerCase());
+}
+
+/** The sender's address when the signed name is the sender's. */
+function senderAddress(m: IntelMessage, name: string): string | null {
+  const first = name.split(" ")[0]!.toLowerCase();
+  const own = m.fromName?.toLowerCase().split(/\s+/) ?? [];
+  return own.includes(first) || m.from.split("@")[0]!.toLowerCase().includes(first) ? m.from : null;
+}
+
+/** The one recipient whose address carries the greeted name, if exactly one does. */
+function recipientAddress(m: IntelMessage, name: string): string | null {
+  const first = name.split(" ")[0]!.toLowerCase();
+  const matches = [...m.to, ...m.cc].filter((a) => a.split("@")[0]!.toLowerCase().includes(first));
+  return matches.length === 1 ? matches[0]!.toLowerCase() : null;
+}
+
+// --- organisations -------------------------------------------------------------------
+
+const ORG_SUFFIX = String.raw`Inc|Incorporated|LLC|L\.L\.C|Ltd|Limited|GmbH|AG|S\.A|SA|SAS|SARL|S\.r\.l|SpA|BV|B\.V|NV|N\.V|Pty|PLC|plc|LLP|LP|Corp|Corporation|Co|Company|Group|Holdings|Bank|University|Institute|College|Foundation|Association|Partners|Technologies|Labs|Ventures|Capital|Hospital|Clinic|Agency|Council|Ministry|Department`;
+const ORG = new RegExp(
+  String.raw`(?<![\p{L}])((?:(?:${WORD}|&|and|of|for|the)[ \t]+){0,4}${WORD}),?[ \t]+(${ORG_SUFFIX})(?![\p{L}])\.?`,
+  "gu",
+);
+const ORG_OF = new RegExp(
+  String.raw`(?<![\p{L}])((?:The[ \t]+)?(?:University|Bank|Institute|College|Museum|Department|Ministry|Council|Government|City|State|Republic|Commonwealth)[ \t]+of[ \t]+(?:the[ \t]+)?${WORD}(?:[ \t]+${WORD}){0,3})`,
+  "gu",
+);
+/** Words that start a sentence or a line without being part of a name. */
+const LEADING = /^(?:(?:At|From|With|For|To|By|Dear|Hi|Hello|Thanks|Thank|Team|Welcome|Your|Our|My|This|That|Contact|Via|And|Of|The|Please|We|I|In|On|Re|Fwd|Fw)[ \t]+)+/;
+
+/** Organisations named in the text, each once, in order. */
+export function findOrganizations(text: string): { name: string }[] {
+  const out = new Map<string, { name: string }>();
+  const add = (raw: string) => {
+    const name = raw.replace(/\s+/g, " ").trim();
+    const key = name.toLowerCase();
+    if (name.length >= 3 && !out.has(key)) out.set(key, { name });
+  };
+  ORG.lastIndex = 0;
+  for (let m = ORG.exec(text); m; m = ORG.exec(text)) {
+    const head = m[1]!.replace(LEADING, "").replace(/^(?:&|and|of|for|the)[ \t]+/i, "");
+    // "Co" and "Group" alone follow too many ordinary capitalised words; they need a head.
+    if (!head || /^(?:and|of|for|the|&)$/i.test(head)) continue;
+    const dotted = m[0].endsWith(".") && /^(?:Inc|Ltd|Corp|Co|S\.A|B\.V|N\.V|L\.L\.C|S\.r\.l)$/.test(m[2]!);
+    add(`${head}${m[0].includes(",") ? "," : ""} ${m[2]}${dotted ? "." : ""}`);
+  }
+  ORG_OF.lastIndex = 0;
+  for (let m = ORG_OF.exec(text); m; m = ORG_OF.exec(text)) add(m[1]!);
+  return [...out.values()];
+}

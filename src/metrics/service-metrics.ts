@@ -1,0 +1,81 @@
+import { sql } from "drizzle-orm";
+import type { ActorSystem } from "../../actors/runtime/index.ts";
+import type { Db } from "../../db/client.ts";
+import { rowsOf } from "../../db/migrate.ts";
+import { Registry } from "./registry.ts";
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface MetricSources {
+  db: Db;
+  actors: ActorSystem;
+  /** JetStream's delivery backlog; null in-process. */
+  jetstreamBacklog: () => Promise<{ pending: number; ackPending: number } | null>;
+}
+
+/**
+ * The operator's view of one node, as Prometheus text at GET /metrics: counters and
+ * histograms fed as things happen (HTTP, SMTP), and gauges read at scrape time (actors,
+ * queues, outbox lag, JetStream). Database-wide gauges are the same on every node.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly httpRequests = this.registry.counter("mailroom_http_requests_total", "HTTP requests answered, by route template and status.", ["method", "route", "status"]);
+  private readonly httpLatency = this.registry.histogram("mailroom_http_request_duration_seconds", "Time from request to response, by route template.", LATENCY_BUCKETS, ["method", "route"]);
+  private readonly smtpSessions = this.registry.counter("mailroom_smtp_sessions_total", "SMTP connections accepted.");
+  private readonly smtpOpen = this.registry.gauge("mailroom_smtp_sessions_open", "SMTP connections open now.");
+  private readonly started = Date.now();
+
+  constructor() {
+    this.registry.collect("mailroom_process_uptime_seconds", "Seconds since this node started.", "gauge", () => [{ value: (Date.now() - this.started) / 1000 }]);
+    this.registry.collect("mailroom_process_resident_memory_bytes", "Resident set size of this node.", "gauge", () => [{ value: process.memoryUsage().rss }]);
+  }
+
+  observeHttp(method: string, route: string, status: number, seconds: number): void {
+    this.httpRequests.inc({ method, route, status: String(status) });
+    this.httpLatency.observe({ method, route }, seconds);
+  }
+
+  smtpSessionOpened(): void {
+    this.smtpSessions.inc();
+    this.smtpOpen.inc();
+  }
+
+  smtpSessionClosed(): void {
+    this.smtpOpen.dec();
+  }
+
+  /** The gauges read at scrape time; called once the sources exist. */
+  watch(sources: MetricSources): void {
+    const { db, actors } = sources;
+    this.registry.collect("mailroom_actors_active", "Mailbox actors in memory on this node.", "gauge", () => [{ value: actors.activeCount() }]);
+    this.registry.collect("mailroom_actor_queue_depth", "Commands waiting for their actor's turn on this node, summed over actors.", "gauge", () => [{ value: actors.queueDepth() }]);
+    this.registry.collect("mailroom_outbox_pending", "Outbox rows not yet done, by kind (events and jobs).", "gauge", async () =>
+      rowsOf<{ kind: string; n: number | string }>(await db.execute(sql`select kind, count(*) as n from outbox where done_at is null group by kind`)).map((r) => ({ labels: { kind: r.kind }, value: Number(r.n) })),
+    );
+    this.registry.collect("mailroom_outbox_lag_seconds", "Age of the oldest outbox row that is due and not done, by kind: how far the job runners are behind.", "gauge", async () =>
+      rowsOf<{ kind: string; lag: number | string | null }>(
+        await db.execute(sql`select kind, extract(epoch from (now() - min(run_after))) as lag from outbox where done_at is null and run_after <= now() group by kind`),
+      ).map((r) => ({ labels: { kind: r.kind }, value: Math.max(0, Number(r.lag ?? 0)) })),
+    );
+    this.registry.collect("mailroom_webhook_deliveries_pending", "Webhook, callback and runtime deliveries not yet succeeded or given up, by target.", "gauge", async () =>
+      rowsOf<{ target: string; n: number | string }>(await db.execute(sql`select target, count(*) as n from webhook_deliveries where state = 'pending' group by target`)).map((r) => ({
+        labels: { target: r.target },
+        value: Number(r.n),
+      })),
+    );
+    this.registry.collect("mailroom_jetstream_pending", "JetStream webhook consumer backlog: not yet delivered (state=pending) and delivered but unacknowledged (state=ack_pending). Absent in-process.", "gauge", async () => {
+      const backlog = await sources.jetstreamBacklog();
+      return backlog
+        ? [
+            { labels: { state: "pending" }, value: backlog.pending },
+            { labels: { state: "ack_pending" }, value: backlog.ackPending },
+          ]
+        : [];
+    });
+  }
+
+  render(): Promise<string> {
+    return this.registry.render();
+  }
+}
