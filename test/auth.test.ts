@@ -32,8 +32,8 @@ const routes = Object.entries(ROUTE_AUTH)
 
 /**
  * The route's path with the seeded account's ids; the agent mailbox is the one a path names.
- * Drafts and labels are made fresh for each call, so a DELETE accepted in one case does not
- * leave the next case pointing at nothing.
+ * Drafts, labels and sender profiles are made fresh for each call, so a DELETE accepted in one
+ * case does not leave the next case pointing at nothing.
  */
 let pathMessage: Promise<{ id: string; threadId: string; attachmentId: string }> | undefined;
 
@@ -85,6 +85,11 @@ async function pathOf(pattern: string): Promise<string> {
   if (path.includes(":labelId")) {
     const label = await t.api("POST", `/v1/mailboxes/${seed.agent.id}/labels`, { body: { name: `auth-${crypto.randomUUID()}` } });
     path = path.replace(":labelId", label.body.label.id);
+  }
+  if (path.includes(":profileId")) {
+    const profile = await t.api("POST", `/v1/accounts/${seed.account.id}/sender-profiles`, { body: { address: `auth-${crypto.randomUUID()}@example.com` } });
+    if (profile.status !== 201) throw new Error(`auth suite: sender profile failed: ${profile.status} ${profile.text}`);
+    path = path.replace(":profileId", profile.body.sender_profile.id);
   }
   if (path.includes(":messageId") || path.includes(":threadId") || path.includes(":attachmentId")) {
     const m = await (pathMessage ??= deliverPathMessage());

@@ -4,6 +4,7 @@ import { idempotencyKeys } from "../db/schema/index.ts";
 import { fingerprint, keyDigest } from "../src/http/idempotency.ts";
 import { ROUTE_AUTH } from "../src/http/route-auth.ts";
 import { expectError, issueKey, request, seedAccount, sleep, startTestService, uniqueSlug, usingPostgres, type ApiResponse, type TestService } from "./harness.ts";
+import { rfc822, waitForMessage } from "./mail-support.ts";
 
 let t: TestService;
 beforeAll(async () => {
@@ -395,9 +396,30 @@ describe("every route that changes something honours Idempotency-Key", () => {
   });
   afterAll(() => t3.stop());
 
+  type Seed = Awaited<ReturnType<typeof seedAccount>>;
+  /** `status`, when given, is what the first request must answer (the sample really succeeds or fails that way). */
+  type Sample = { path: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; token?: string; status?: number };
+
+  /** A sender profile of the seeded account (made here, so the request acts on a real one). */
+  async function profileOf(s: Seed): Promise<string> {
+    const res = await t3.api("POST", `/v1/accounts/${s.account.id}/sender-profiles`, { body: { address: "someone@example.com" } });
+    if (res.status !== 201) throw new Error(`sender profile failed: ${res.status} ${res.text}`);
+    return res.body.sender_profile.id;
+  }
+
+  /** A processed inbound message of the agent mailbox, with its thread. */
+  async function messageOf(s: Seed): Promise<{ id: string; threadId: string }> {
+    const to = s.agent.email_address;
+    const raw = rfc822({ From: "Ann <ann@example.com>", To: to, Subject: "Invoice 4711", "Message-ID": `<${crypto.randomUUID()}@example.com>`, Date: new Date().toUTCString() }, "Please pay EUR 120 by 2030-01-15. Can you confirm?\r\n");
+    const res = await t3.api("POST", `/v1/inbound/email?to=${encodeURIComponent(to)}`, { rawBody: raw, headers: { "content-type": "message/rfc822" } });
+    if (res.status !== 202) throw new Error(`inbound failed: ${res.status} ${res.text}`);
+    const message = await waitForMessage(t3, res.body.message_ids[0]);
+    return { id: message.id, threadId: message.thread_id };
+  }
+
   // A request per mutating route that passes schema validation. A new mutating route without an
   // entry here fails the test, so none can ship without idempotency.
-  const samples: Record<string, (s: Awaited<ReturnType<typeof seedAccount>>) => { path: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; token?: string }> = {
+  const samples: Record<string, (s: Seed) => Sample | Promise<Sample>> = {
     "POST /v1/accounts": () => ({ path: "/v1/accounts", body: { slug: uniqueSlug("idem"), displayName: "Idem" } }),
     "POST /v1/accounts/:accountId/mailboxes": (s) => ({ path: `/v1/accounts/${s.account.id}/mailboxes`, body: { slug: uniqueSlug("mb") } }),
     "POST /v1/mailboxes/:mailboxId/disable": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/disable` }),
@@ -436,6 +458,21 @@ describe("every route that changes something honours Idempotency-Key", () => {
     "PUT /v1/mailboxes/:mailboxId/policy": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/policy`, body: { allow_auto_reply: false } }),
     "POST /v1/accounts/:accountId/suppressions": (s) => ({ path: `/v1/accounts/${s.account.id}/suppressions`, body: { address: "someone@example.com" } }),
     "DELETE /v1/accounts/:accountId/suppressions": (s) => ({ path: `/v1/accounts/${s.account.id}/suppressions?address=nobody@example.com` }),
+    // A new profile is 201 (a second run would answer 200): the replay keeps the 201.
+    "POST /v1/accounts/:accountId/sender-profiles": (s) => ({ path: `/v1/accounts/${s.account.id}/sender-profiles`, body: { address: "someone@example.com", disposition: "trusted" }, status: 201 }),
+    // Changes to a real profile: the replay returns the first answer (same updated_at).
+    "PUT /v1/sender-profiles/:profileId": async (s) => ({ path: `/v1/sender-profiles/${await profileOf(s)}`, body: { disposition: "blocked", notes: "changed once" }, status: 200 }),
+    "PATCH /v1/sender-profiles/:profileId": async (s) => ({ path: `/v1/sender-profiles/${await profileOf(s)}`, body: { display_name: "Some One" }, status: 200 }),
+    // A second run would be 404: the replay is the 200 of the delete.
+    "DELETE /v1/sender-profiles/:profileId": async (s) => ({ path: `/v1/sender-profiles/${await profileOf(s)}`, status: 200 }),
+    // Generated once (force makes a new result each run, so only a replay answers the same body).
+    "POST /v1/sender-profiles/:profileId/intelligence": async (s) => ({ path: `/v1/sender-profiles/${await profileOf(s)}/intelligence`, body: { force: true }, status: 200 }),
+    // POSTs that only read, replayed all the same.
+    "POST /v1/mailboxes/:mailboxId/search": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/search`, body: { query: "invoice", limit: 5 }, status: 200 }),
+    "POST /v1/messages/:messageId/summary": async (s) => ({ path: `/v1/messages/${(await messageOf(s)).id}/summary`, body: { force: true }, status: 200 }),
+    "POST /v1/messages/:messageId/extractions": async (s) => ({ path: `/v1/messages/${(await messageOf(s)).id}/extractions`, body: {}, status: 200 }),
+    // The body is optional.
+    "POST /v1/threads/:threadId/digest": async (s) => ({ path: `/v1/threads/${(await messageOf(s)).threadId}/digest`, status: 200 }),
     "POST /v1/mailboxes/:mailboxId/actions": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/actions`, body: { name: "idem_action" } }),
     "PUT /v1/mailboxes/:mailboxId/actions/:actionName": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/actions/send_message`, body: { description: "changed once" } }),
     "DELETE /v1/mailboxes/:mailboxId/actions/:actionName": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/actions/send_message` }),
@@ -453,11 +490,12 @@ describe("every route that changes something honours Idempotency-Key", () => {
     const sample = samples[route];
     if (!sample) throw new Error(`no idempotency sample for ${route}: add one`);
     const s = await seedAccount(t3);
-    const { path, body, rawBody, headers, token } = sample(s);
+    const { path, body, rawBody, headers, token, status } = await sample(s);
     const method = route.split(" ")[0]!;
     const key = newKey("every");
     const first = await t3.api(method, path, { body, rawBody, token, headers: { ...headers, ...idem(key) } });
     expect(first.status).toBeLessThan(500);
+    if (status !== undefined) expect({ route, status: first.status }).toEqual({ route, status });
     const second = await t3.api(method, path, { body, rawBody, token, headers: { ...headers, ...idem(key) } });
     expect(second.headers.get("x-idempotent-replay")).toBe("true");
     expect(second.status).toBe(first.status);

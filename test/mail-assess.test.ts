@@ -573,3 +573,56 @@ describe("bounded work on hostile input", () => {
     expect(r.signals).toContain("ip_url");
   });
 });
+
+describe("sender disposition (the account's sender profile)", () => {
+  const withDisposition = async (name: string, disposition: "neutral" | "trusted" | "blocked", envelope: Envelope = HTTP) => {
+    const raw = await fixture(name);
+    const mail = await parseInline(raw);
+    return assessor.assess({ raw, mail, headers: mail.headers, envelope, disposition });
+  };
+
+  test("blocked: sender_blocked, triaged spam whatever the content", async () => {
+    const r = await withDisposition("sender_blocked", "blocked");
+    expect(r.signals).toEqual(["sender_blocked"]);
+    expect(r.triageLabel).toBe("spam");
+    expect(r.riskLevel).toBe("low");
+    // The same message from a neutral sender is an ordinary question.
+    expect((await withDisposition("sender_blocked", "neutral")).triageLabel).toBe("reply_needed");
+  });
+
+  test("blocked also holds when the message cannot be parsed", async () => {
+    const raw = await fixture("parse_failed");
+    const r = await assessor.assess({ raw, mail: null, headers: headBlock(raw), envelope: HTTP, disposition: "blocked" });
+    expect(r.signals).toEqual(["parse_failed", "sender_blocked"]);
+    expect(r.triageLabel).toBe("spam");
+  });
+
+  test("trusted without authentication is not applied: sender_trusted_unverified, risk unchanged", async () => {
+    const r = await withDisposition("sender_trusted_unverified", "trusted");
+    expect(r.signals).toEqual(["sender_trusted_unverified"]);
+    const risky = await withDisposition("ip_url", "trusted");
+    expect(risky.signals).toEqual(["ip_url", "sender_trusted_unverified"]);
+    expect(risky.riskLevel).toBe("medium");
+  });
+
+  test("trusted and authenticated (an agent protocol sender): one risk level lower, never more", async () => {
+    const content = async (name: string, disposition: "neutral" | "trusted") => {
+      const mail = await parseInline(await fixture(name));
+      return assessor.assessContent({ mail, headers: mail.headers, envelope: HTTP, disposition });
+    };
+    expect((await content("ip_url", "neutral")).riskLevel).toBe("medium");
+    const medium = await content("ip_url", "trusted");
+    expect(medium.signals).toEqual(["ip_url", "sender_trusted"]);
+    expect(medium.riskLevel).toBe("low");
+    const high = await content("executable_attachment", "trusted");
+    expect(high.riskLevel).toBe("medium");
+    expect(high.triageLabel).not.toBe("spam");
+  });
+
+  test("riskOf lowers one level for sender_trusted", () => {
+    expect(riskOf(["ip_url", "sender_trusted"]).level).toBe("low");
+    expect(riskOf(["executable_attachment", "sender_trusted"]).level).toBe("medium");
+    expect(riskOf(["sender_trusted"]).level).toBe("low");
+    expect(riskOf(["ip_url", "sender_trusted_unverified"]).level).toBe("medium");
+  });
+});

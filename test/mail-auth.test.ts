@@ -188,6 +188,20 @@ describe("DMARC", () => {
     expect(r.signals).toEqual([]);
   });
 
+  test("a trusted sender whose From DMARC authenticates: sender_trusted", async () => {
+    const raw = await fixture("sender_trusted");
+    const mail = await parseInline(raw);
+    const resolver = zoneResolver({ "_dmarc.example.org": "v=DMARC1; p=reject", "rsa2024._domainkey.example.org": RSA_RECORD });
+    const assessor = new Assessor({ mailDomain: "mail.localhost", resolver });
+    const r = await assessor.assess({ raw, mail, headers: mail.headers, envelope: smtp("grace@example.org"), disposition: "trusted" });
+    expect(r.auth.dmarc).toBe("pass");
+    expect(r.signals).toEqual(["sender_trusted"]);
+    // Without DNS the same From proves nothing: the trust is not applied.
+    const offline = new Assessor({ mailDomain: "mail.localhost", resolver: zoneResolver({}) });
+    const u = await offline.assess({ raw, mail, headers: mail.headers, envelope: smtp("grace@example.org"), disposition: "trusted" });
+    expect(u.signals).toEqual(["sender_trusted_unverified"]);
+  });
+
   test("a tampered body under p=reject fails DKIM and DMARC", async () => {
     const r = await assess(await fixture("dkim_fail"), HTTP, {
       "_dmarc.example.org": "v=DMARC1; p=reject",

@@ -163,7 +163,7 @@ describe("route table", () => {
   });
 
   test("every route answers as the table says for a caller without a token", async () => {
-    const sample = { accountId: "00000000-0000-4000-8000-000000000000", mailboxId: "00000000-0000-4000-8000-000000000000", keyId: "00000000-0000-4000-8000-000000000000", actionName: "send_message", messageId: "00000000-0000-4000-8000-000000000000" };
+    const sample = { accountId: "00000000-0000-4000-8000-000000000000", mailboxId: "00000000-0000-4000-8000-000000000000", keyId: "00000000-0000-4000-8000-000000000000", actionName: "send_message", messageId: "00000000-0000-4000-8000-000000000000", threadId: "00000000-0000-4000-8000-000000000000", profileId: "00000000-0000-4000-8000-000000000000" };
     const created = await t.api("POST", "/v1/accounts", { body: { slug: `oa-${crypto.randomUUID().slice(0, 8)}`, displayName: "OpenAPI" } });
     const protocolHost: string = created.body.primary_mailbox.protocol_host;
     for (const [route, rule] of Object.entries(ROUTE_AUTH)) {

@@ -339,6 +339,8 @@ describe("the runtime token and permission tiers", () => {
   let s: Seed;
   let token: string;
   let inboundId: string;
+  let inboundThreadId: string;
+  let profileId: string;
 
   beforeAll(async () => {
     s = await seedAccount(t);
@@ -346,7 +348,10 @@ describe("the runtime token and permission tiers", () => {
     const created = await createBinding(s.agent.id, { permissionTier: "read-only", policyMode: "auto-send" });
     token = created.runtime_token;
     inboundId = await deliver(s.agent.email_address, "For the tier checks");
-    await waitForMessage(t, inboundId);
+    inboundThreadId = (await waitForMessage(t, inboundId)).thread_id;
+    const profile = await t.api("POST", `/v1/accounts/${s.account.id}/sender-profiles`, { body: { address: "someone@example.com" } });
+    expect(profile.status).toBe(201);
+    profileId = profile.body.sender_profile.id;
   });
 
   const setTier = async (permissionTier: string) => {
@@ -389,9 +394,24 @@ describe("the runtime token and permission tiers", () => {
         expect(res.body.error.details.permission_tier).toBe(tier);
       }
     }
+    // POSTs that only read (a search, results made from the mail) need `read`, which every tier has.
+    for (const [path, body] of [
+      [`/v1/mailboxes/${s.agent.id}/search`, { query: "tier" }],
+      [`/v1/messages/${inboundId}/summary`, {}],
+      [`/v1/messages/${inboundId}/extractions`, { force: true }],
+      [`/v1/threads/${inboundThreadId}/digest`, undefined],
+    ] as const) {
+      const res = await asRuntime("POST", path, body);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    }
     // Admin-token routes are never a runtime's, whatever its tier.
     expectError(await asRuntime("POST", `/v1/mailboxes/${s.agent.id}/webhooks`, { url: "https://hooks.example.com/x", events: ["message.received"] }), 403, "forbidden");
     expectError(await asRuntime("POST", `/v1/mailboxes/${s.agent.id}/api-keys`, { name: "escalate", scope: "mailbox" }), 403, "forbidden");
+    expectError(await asRuntime("POST", `/v1/accounts/${s.account.id}/sender-profiles`, { address: "other@example.com" }), 403, "forbidden");
+    expectError(await asRuntime("GET", `/v1/sender-profiles/${profileId}`), 403, "forbidden");
+    expectError(await asRuntime("PATCH", `/v1/sender-profiles/${profileId}`, { disposition: "trusted" }), 403, "forbidden");
+    expectError(await asRuntime("POST", `/v1/sender-profiles/${profileId}/intelligence`, {}), 403, "forbidden");
+    expectError(await asRuntime("GET", "/metrics"), 403, "forbidden");
   }
 
   test("read-only: reads only", () => expectTier("read-only", ["read"]));

@@ -41,7 +41,7 @@ import { searchRoutes } from "./search/index.ts";
 import { intelRoutes } from "./intel/index.ts";
 import { senderProfileRoutes } from "./sender-profiles/index.ts";
 import { statsRoutes } from "./stats/index.ts";
-import { metricsRoutes } from "./metrics.ts";
+import { metricsRoutes, requestMetrics } from "./metrics.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 
 export interface HttpDeps {
@@ -74,8 +74,9 @@ export function createHttpApp(deps: HttpDeps) {
   // normalize: false, so a schema with additionalProperties: false refuses unknown fields (a
   // typo in a PUT must not pass as "no change") instead of silently dropping them.
   const app: Elysia<any, any, any, any, any, any, any> = new Elysia({ name: "mailroom", normalize: false })
-    .use(metricsRoutes(deps.metrics))
+    .use(requestMetrics(deps.metrics))
     .use(pipeline.plugin)
+    .use(metricsRoutes(deps.metrics))
     .use(healthRoutes(deps.health))
     .use(openapiRoutes(() => app, { version: deps.version }))
     .use(accountRoutes(deps.accounts, pipeline.mutation))

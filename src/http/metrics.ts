@@ -6,11 +6,11 @@ const STATUS_NAMES: Record<string, number> = { OK: 200, Created: 201, Accepted: 
 
 /**
  * Request counts and latency by route template (never the raw path, whose ids would make a
- * series per resource), and the Prometheus endpoint itself.
+ * series per resource). Used first, so that every request is timed from its start.
  */
-export function metricsRoutes(metrics: ServiceMetrics) {
+export function requestMetrics(metrics: ServiceMetrics) {
   const started = new WeakMap<Request, number>();
-  return new Elysia({ name: "metrics" })
+  return new Elysia({ name: "request-metrics" })
     .onRequest(({ request }) => {
       started.set(request, performance.now());
     })
@@ -19,8 +19,12 @@ export function metricsRoutes(metrics: ServiceMetrics) {
       if (t0 === undefined) return;
       const status = typeof set.status === "number" ? set.status : (STATUS_NAMES[String(set.status)] ?? 200);
       metrics.observeHttp(request.method, route || "unmatched", status, (performance.now() - t0) / 1000);
-    })
-    .get(
+    });
+}
+
+/** The Prometheus endpoint; used after the request pipeline, which checks the admin token. */
+export function metricsRoutes(metrics: ServiceMetrics) {
+  return new Elysia({ name: "metrics" }).get(
       "/metrics",
       async () => new Response(await metrics.render(), { headers: { "content-type": PROMETHEUS_CONTENT_TYPE, "cache-control": "no-store" } }),
       {

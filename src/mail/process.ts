@@ -55,7 +55,8 @@ export class InboundProcessor {
     const [protocol] = await this.db.select().from(protocolMessages).where(eq(protocolMessages.messageId, message.id)).limit(1);
     const parameters = protocol?.parameters ? JSON.stringify(protocol.parameters) : "";
     const mail: ParsedMail = {
-      headers: [],
+      // The sender is the API key's mailbox: one From, as the content rules expect of any message.
+      headers: [{ key: "from", value: message.fromAddress }],
       messageId: null,
       inReplyTo: null,
       references: [],
@@ -71,7 +72,7 @@ export class InboundProcessor {
     };
     const env = { mailFrom: message.fromAddress, rcptTo: [message.toAddress], remoteAddress: null, heloName: null };
     const disposition = await dispositionFor(this.db, message.mailboxId, message.fromAddress);
-    const assessment = this.assessor.assessContent({ mail, headers: [], envelope: env, disposition });
+    const assessment = this.assessor.assessContent({ mail, headers: mail.headers, envelope: env, disposition });
     const tokenThreadId = typeof job.payload.token_thread_id === "string" ? job.payload.token_thread_id : message.threadId;
     await this.mailboxes.applyProcessed(message.mailboxId, {
       messageId: message.id,

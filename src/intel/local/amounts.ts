@@ -29,11 +29,14 @@ const SUFFIX: [string, string][] = [
   ["euros", "EUR"], ["euro", "EUR"], ["dollars", "USD"], ["bucks", "USD"], ["yen", "JPY"], ["rupees", "INR"],
   ["francs", "CHF"], ["pounds sterling", "GBP"],
 ];
-/** ISO 4217 codes read on either side of the number. Uppercase only: "eur" is not a code. */
+/**
+ * ISO 4217 codes read on either side of the number. Uppercase only: "eur" is not a code.
+ * PHP is left out: "PHP 8.3" is the language far more often than the peso.
+ */
 const CODES = [
   "USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "NZD", "CNY", "HKD", "SGD", "INR", "SEK", "NOK", "DKK",
   "PLN", "CZK", "HUF", "RON", "BGN", "ISK", "MXN", "BRL", "ARS", "CLP", "COP", "PEN", "ZAR", "KRW", "RUB",
-  "TRY", "ILS", "AED", "SAR", "QAR", "KWD", "EGP", "NGN", "KES", "THB", "IDR", "MYR", "PHP", "VND", "TWD",
+  "TRY", "ILS", "AED", "SAR", "QAR", "KWD", "EGP", "NGN", "KES", "THB", "IDR", "MYR", "VND", "TWD",
   "PKR", "BDT", "UAH",
 ];
 
@@ -46,12 +49,14 @@ const alternation = (xs: string[]) =>
 const NUMBER = String.raw`\d{1,3}(?:[,.'\u00a0\u202f ]\d{3}){1,6}(?:[.,]\d{1,2})?|\d{1,12}(?:[.,]\d{1,2})?`;
 const SCALE = String.raw`(?:(k|K|m|M|mm|MM|bn|b|B)(?![\p{L}\d])|\s(thousand|million|billion|mn|bn)\b)`;
 
+// A digit may stand right before a symbol: tables flattened to text run cells together
+// ("Qty: 1$34.99"), and a symbol followed by digits is read as the prefix of those.
 const PREFIX_RE = new RegExp(
-  String.raw`(?<![\p{L}\d$€£¥])(${alternation([...PREFIX.map(([s]) => s), ...CODES])})\s?(${NUMBER})(?![\d])${SCALE}?`,
+  String.raw`(?<![\p{L}$€£¥])(${alternation([...PREFIX.map(([s]) => s), ...CODES])})\s?(${NUMBER})(?![\d])${SCALE}?`,
   "gu",
 );
 const SUFFIX_RE = new RegExp(
-  String.raw`(?<![\p{L}\d.,$€£¥])(${NUMBER})(?![\d])${SCALE}?\s?(${alternation([...SUFFIX.map(([s]) => s), ...CODES])})(?![\p{L}])`,
+  String.raw`(?<![\p{L}\d.,$€£¥])(${NUMBER})(?![\d])${SCALE}?\s?(${alternation([...SUFFIX.map(([s]) => s), ...CODES])})(?![\p{L}\d])`,
   "gu",
 );
 

@@ -25,11 +25,18 @@ const MAYBE_DATE =
 
 /** Lengths of time ("in 2 weeks", "within 30 days", "next week"): chrono tags them so. */
 const RELATIVE = "result/relativeDate";
-const NOT_A_DAY = /^(?:right\s+)?now$|weekend|\b(?:seconds?|secs?|minutes?|mins?|hours?|hrs?)\b/i;
+/** The send time itself ("now", "jetzt", "maintenant"), and times of day with no day. */
+const NOT_A_DAY =
+  /^(?:right\s+)?now$|^(?:jetzt|maintenant|ahora|adesso|agora|nu)$|weekend|\b(?:seconds?|secs?|minutes?|mins?|hours?|hrs?)\b/i;
+/** "Black Friday", "Cyber Monday", "Good Friday": named days, not the coming weekday. */
+const NAMED_DAY = /\b(?:black|cyber|good|giving|super|ash|holy|palm|easter|blue)\s+$/i;
 const BACKWARD = /\b(?:last|past|previous|ago|yesterday)\b/i;
+/** "24/7" and friends: idioms shaped like dates. */
+const IDIOM = /^(?:24\/7|24\/365|9\/11|50\/50)$/;
 /** "3/4", "12-25": without a year, as often a fraction, a score or a room as a date. */
 const SHORT_NUMERIC = /^\d{1,2}[/-]\d{1,2}$/;
-const DATE_LEAD = /\b(?:on|by|due|until|till|before|after|from|for|through|thru|starting|effective|dated?|deadline|expires?|up to)\s*:?\s*$/i;
+const DATE_LEAD =
+  /\b(?:on|by|due|until|till|before|after|from|for|through|thru|starting|effective|dated?|deadline|expires?|up to|le|au|am|vom|bis|zum|el|al|il|op)\s*:?\s*$/i;
 const DOTTED = /\b\d{1,2}\.\d{1,2}\.(?:\d{2}|\d{4})?(?!\d)/;
 /** "v2026.03.1", "build 2026.03.1": versions that look like dates. */
 const VERSION_LEAD = /(?:\bv|\bversion|\bbuild|\brelease|\brev|\bver)\.?\s*$/i;
@@ -102,7 +109,8 @@ export function findDates(text: string, reference: Date, reading: Reading, insid
       if (last !== start) add(span, result.text, last, hhmm(result.end), hasTime);
     } else if (result.start.isCertain("day") && result.start.isCertain("month")) {
       const second = SECOND_DAY.exec(text.slice(span.end, span.end + 20));
-      if (second) add(span, result.text, sameMonthDay(start, Number(second[1])), null, hasTime);
+      const day = second ? sameMonthDay(start, Number(second[1])) : null;
+      if (day) add(span, result.text, day, null, hasTime);
     }
   }
   return [...out.values()];
@@ -156,17 +164,19 @@ function localParsers(text: string, reading: Reading): chrono.Chrono[] {
 /** Whether a chrono result names a calendar day and is not one of its known misreadings. */
 function isDay(r: chrono.ParsedResult, text: string, span: Span): boolean {
   const written = r.text.trim();
-  if (r.tags().has(RELATIVE) || NOT_A_DAY.test(written)) return false;
+  if (r.tags().has(RELATIVE) || NOT_A_DAY.test(written) || IDIOM.test(written)) return false;
   const before = text.slice(Math.max(0, span.start - 24), span.start);
   const after = text.slice(span.end, span.end + 2);
   // Part of a longer token: "1.2.3.4", "2026-03-15-rc1", "#12/25", "TF-2026-NVY".
   if (/[\w./#-]$/.test(before) || /^(?:[./-]\w|\w)/.test(after)) return false;
   if (VERSION_LEAD.test(before)) return false;
   if (r.start.isCertain("day")) {
-    return !SHORT_NUMERIC.test(written) || DATE_LEAD.test(before) || r.start.isCertain("weekday");
+    // "22/05" or "12/25" can only be a date; "3/4" may be a fraction, unless "on" or "due" says.
+    const unambiguous = /0\d|1[3-9]|[23]\d/.test(written);
+    return !SHORT_NUMERIC.test(written) || unambiguous || DATE_LEAD.test(before) || r.start.isCertain("weekday");
   }
   // A weekday alone names a day; a month, a year or a time alone does not.
-  return r.start.isCertain("weekday") && !WORD_NOT_DAY.test(written);
+  return r.start.isCertain("weekday") && !WORD_NOT_DAY.test(written) && !NAMED_DAY.test(before);
 }
 
 /** "Sat 07:00–13:00" on a line of opening hours is a recurring slot, not a date. */

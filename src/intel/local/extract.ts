@@ -13,6 +13,8 @@ import { findAmounts } from "./amounts.ts";
 import { findEmails, findUrls } from "./contacts.ts";
 import { findActionItems, findQuestions } from "./cues.ts";
 import { findDates } from "./dates.ts";
+import { findIdentifiers } from "./identifiers.ts";
+import { readingOf } from "./locale.ts";
 import { findOrganizations, findPeople } from "./names.ts";
 import { findPhones } from "./phones.ts";
 import { findInvoiceNumbers, findTrackingNumbers } from "./references.ts";
@@ -22,6 +24,8 @@ export function extract(m: IntelMessage): Extractions {
   const body = m.text.slice(0, MAX_INPUT);
   // Subjects carry dates, sums and invoice numbers too ("Invoice 4821 due Friday").
   const text = `${m.subject.slice(0, 1000)}\n${body}`;
+  // Language and country decide how "03/04" and "020 7946 0321" read.
+  const reading = readingOf(m, text);
   const claims = new Claims(text.length);
   const inside = (s: Span) => claims.overlaps(s);
   const claimAll = (spans: Span[]) => spans.forEach((s) => claims.claim(s));
@@ -30,18 +34,20 @@ export function extract(m: IntelMessage): Extractions {
   claimAll(urls.spans);
   const emails = findEmails(text, inside);
   claimAll(emails.spans);
-  const tracking = findTrackingNumbers(text).filter((t) => !inside(t));
-  const invoices = findInvoiceNumbers(text).filter((i) => !inside(i));
+  const tracking = findTrackingNumbers(text, inside);
+  const invoices = findInvoiceNumbers(text, inside);
   claimAll([...tracking, ...invoices]);
+  // Account numbers, IBANs, order numbers, PINs: not reported, only kept from being misread.
+  claimAll(findIdentifiers(text).filter((s) => !inside(s)));
   const amounts = findAmounts(text).filter((a) => !inside(a));
   claimAll(amounts);
-  const dates = findDates(text, m.date, inside);
+  const dates = findDates(text, m.date, reading, inside);
   claimAll(dates);
-  const phones = findPhones(text, inside);
+  const phones = findPhones(text, reading.country, inside);
 
   return {
     dates: dates.map(({ text, date, time, kind }) => ({ text, date, time, kind })),
-    amounts: amounts.map(({ text, value, currency }) => ({ text, value, currency })),
+    amounts: distinct(amounts, (a) => `${a.currency} ${a.value}`).map(({ text, value, currency }) => ({ text, value, currency })),
     people: findPeople(m, body),
     organizations: findOrganizations(text),
     addresses: findAddresses(body),
@@ -53,4 +59,10 @@ export function extract(m: IntelMessage): Extractions {
     action_items: findActionItems(body, m.date),
     questions: findQuestions(body),
   };
+}
+
+/** The first of each group of items with the same key. */
+function distinct<T>(items: T[], key: (t: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((t) => !seen.has(key(t)) && seen.add(key(t)) !== undefined);
 }

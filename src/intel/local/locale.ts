@@ -33,7 +33,7 @@ const STOPWORDS: Record<Exclude<Language, "ja">, string[]> = {
   es: ["el", "los", "las", "que", "por", "para", "con", "una", "su", "usted", "gracias", "del"],
   it: ["il", "che", "per", "con", "una", "sono", "della", "gli", "grazie", "del", "alla"],
   nl: ["de", "het", "een", "en", "van", "voor", "met", "niet", "wij", "uw", "bedankt"],
-  pt: ["o", "os", "que", "para", "com", "uma", "não", "obrigado", "seu", "sua", "do", "da"],
+  pt: ["os", "que", "para", "com", "uma", "não", "obrigado", "obrigada", "seu", "sua", "você"],
 };
 const JAPANESE = /[\u3040-\u30ff]/g;
 
@@ -62,6 +62,8 @@ const CURRENCY_COUNTRY: [RegExp, CountryCode][] = [
   [/₹|\bINR\b/, "IN"],
 ];
 
+const UK_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[ABD-HJLNP-UW-Z]{2}\b/;
+
 /** Countries that write numeric dates month first. */
 const MONTH_FIRST = new Set<CountryCode>(["US", "CA", "PH", "JP"]);
 const ZONES: Partial<Record<CountryCode, string>> = {
@@ -87,13 +89,16 @@ function languageOf(sample: string): Language {
   if ((sample.match(JAPANESE)?.length ?? 0) >= 20) return "ja";
   const counts = new Map<string, number>();
   for (const w of sample.toLowerCase().match(/\p{L}+/gu) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const score = (words: string[]) => words.reduce((n, w) => n + (counts.get(w) ?? 0), 0);
+  const english = score(STOPWORDS.en);
   let best: Language = "en";
   let bestScore = 0;
   for (const [lang, words] of Object.entries(STOPWORDS) as [Language, string[]][]) {
-    const score = words.reduce((n, w) => n + (counts.get(w) ?? 0), 0);
-    if (score > bestScore) [best, bestScore] = [lang, score];
+    const s = score(words);
+    if (lang !== "en" && s > bestScore) [best, bestScore] = [lang, s];
   }
-  return best;
+  // Short English notes share a word or two with every language; only a clear lead counts.
+  return bestScore >= 4 && bestScore > english * 1.5 ? best : "en";
 }
 
 function countryOf(from: string, sample: string, language: Language): CountryCode {
@@ -104,6 +109,8 @@ function countryOf(from: string, sample: string, language: Language): CountryCod
     const hit = CALLING_CODES.find(([code]) => plus[1] === code);
     if (hit) return hit[1];
   }
+  // A British postcode ("London N1 1AA") is as telling as a +44.
+  if (UK_POSTCODE.test(sample)) return "GB";
   const spoken = LANGUAGE_COUNTRY[language];
   if (spoken) return spoken;
   for (const [re, country] of CURRENCY_COUNTRY) if (re.test(sample)) return country;

@@ -22,10 +22,11 @@ const NAME_WITH_ADDRESS = new RegExp(
   String.raw`(?<![\p{L}])(${WORD}(?:[ \t]+${WORD}){1,3})[ \t]*<([A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9.\-]{1,253})>`,
   "gu",
 );
-const GREETING = new RegExp(
-  String.raw`^(?:hi|hello|hey|dear|hiya|greetings|good (?:morning|afternoon|evening))[ \t,]+(?:(?:mr|mrs|ms|miss|dr|prof)\.?[ \t]+)?(${NAME})[ \t]*[,!:.\-]?[ \t]*$`,
-  "iu",
-);
+// The greeting word in any case, then (case-sensitively) a capitalised name: "hi sweetie"
+// greets no one by name.
+const GREETING_WORD =
+  /^(?:hi|hello|hey|dear|hiya|greetings|good (?:morning|afternoon|evening))[ \t,]+(?:(?:mr|mrs|ms|miss|dr|prof)\.?[ \t]+)?/i;
+const GREETED = new RegExp(String.raw`^(${NAME})[ \t]*[,!:.\-]?[ \t]*$`, "u");
 const SIGN_OFF =
   /^(?:thanks|thank you|thanks again|many thanks|thx|best|best wishes|all the best|regards|best regards|kind regards|warm regards|warmly|cheers|sincerely|yours sincerely|yours truly|yours|talk soon|take care|respectfully|br|cordially)[ \t]*[,!.\-]?(?:[ \t]+(.+))?$/i;
 const NAME_LINE = new RegExp(String.raw`^(${WORD}(?:[ \t]+${WORD}){0,2})$`, "u");
@@ -35,30 +36,37 @@ const NOT_NAMES = new Set([
   "colleagues", "customer", "valued customer", "member", "user", "again", "both", "y'all", "you", "hiring manager",
   "support", "the team", "admin", "world",
 ]);
-/** Display names that are a service, not a person. */
-const NOT_PERSON = /\b(?:team|support|service|services|notifications?|noreply|no-reply|info|admin|billing|sales|newsletter|alerts?|updates?|store|shop|inc|llc|ltd|gmbh|corp|bank|news|the|via|do not reply|customer|account|security|hr|payroll)\b|[@\d|:]/i;
-
+/** Words that make a name a service, a team or a company rather than a person. */
+const NOT_PERSON =
+  /\b(?:team|support|help|helpdesk|service|services|notifications?|noreply|no-reply|info|admin|billing|sales|newsletter|alerts?|updates?|store|shop|inc|llc|ltd|gmbh|ag|co|corp|pty|bank|news|the|via|do not reply|customer|accounts?|payable|receivable|department|office|security|hr|payroll|refunds?|delivery|orders?|shipping|hosting|studio|labs?|software|airlines?|gear|garage|books|express|hydro|electrical|print|credit|control|pta|school|university|rösterei|buchhaltung)\b|[@\d|:&]/i;
+/** Mailbox names that belong to a role, not a person ("billing@", "ebill@", "orders@"). */
+const ROLE_MAILBOX =
+  /^(?:e?bills?|billing|invoices?|receipts?|orders?|shipping|ship-confirm|noreply|no-reply|donotreply|do-not-reply|notifications?|notices?|alerts?|news|newsletters?|info|hello|hi|contact|support|help|team|admin|accounts?|finance|ap|ar|ap-dept|sales|deals|marketing|ops|hr|jobs|careers|itinerary|refunds?|rechnung|buchhaltung|kontakt|contracts?|legal|security|pta|office|reception|events?|press|bookings?|reservations?)$/i;
 /** Lines read for greetings and sign-offs: a name is never further in than this. */
 const MAX_LINES = 400;
 
 /** The people a message names, each once, with an address when one goes with the name. */
 export function findPeople(m: IntelMessage, text: string): Person[] {
-  const out = new Map<string, Person>();
+  const out: Person[] = [];
   const add = (raw: string, email: string | null) => {
     const name = tidy(raw);
     if (!isPersonName(name)) return;
-    const key = name.toLowerCase();
-    const seen = out.get(key);
-    if (seen) seen.email ??= email;
-    else out.set(key, { name, email });
+    // "Marcus" signing off is "Marcus Lee <marcus@…>" again: one person, the fuller name.
+    const same = out.find((p) => sameName(p.name, name) || (email !== null && p.email === email && firstWord(p.name) === firstWord(name)));
+    if (!same) out.push({ name, email });
+    else {
+      same.email ??= email;
+      if (name.length > same.name.length) same.name = name;
+    }
   };
-  if (m.fromName) add(m.fromName, m.from);
+  if (m.fromName && isSenderPerson(tidy(m.fromName), m.from)) add(m.fromName, m.from);
   NAME_WITH_ADDRESS.lastIndex = 0;
   for (let x = NAME_WITH_ADDRESS.exec(text); x; x = NAME_WITH_ADDRESS.exec(text)) add(x[1]!, x[2]!.toLowerCase());
 
   const lines = text.split("\n", MAX_LINES).map((l) => l.trim());
   const first = lines.find((l) => l !== "");
-  const greeted = first ? GREETING.exec(first)?.[1] : undefined;
+  const opener = first ? GREETING_WORD.exec(first) : null;
+  const greeted = opener ? GREETED.exec(first!.slice(opener[0].length))?.[1] : undefined;
   if (greeted && !NOT_NAMES.has(greeted.toLowerCase())) add(greeted, recipientAddress(m, greeted));
   for (let i = 0; i < lines.length; i++) {
     const s = SIGN_OFF.exec(lines[i]!);
@@ -67,7 +75,23 @@ export function findPeople(m: IntelMessage, text: string): Person[] {
     const name = next ? NAME_LINE.exec(next.trim())?.[1] : undefined;
     if (name) add(name, senderAddress(m, name));
   }
-  return [...out.values()];
+  return out;
+}
+
+const firstWord = (name: string) => name.split(" ")[0]!.toLowerCase();
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Whether the From display name is a person's: not a service's name, and either it matches
+ * the mailbox ("Sam Whitaker <sam.whitaker@…>", "Kev <kevin.b@…>") or the mailbox is not
+ * a role's ("billing@", "orders@").
+ */
+function isSenderPerson(name: string, from: string): boolean {
+  if (!isPersonName(name)) return false;
+  const local = from.split("@")[0]!.toLowerCase();
+  const words = name.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").split(" ");
+  if (words.some((w) => w.length >= 3 && local.includes(w))) return true;
+  return !ROLE_MAILBOX.test(local);
 }
 
 const tidy = (s: string) => s.replace(/^["'“]+|["'”]+$/g, "").replace(/\s+/g, " ").trim();

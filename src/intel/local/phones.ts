@@ -1,12 +1,13 @@
 /**
- * Telephone numbers, found by libphonenumber with the US as the default country.
+ * Telephone numbers, found by libphonenumber; national numbers are read as the sender's
+ * country's (see locale.ts; the US when nothing says otherwise).
  *
  * Mail is full of digit runs that libphonenumber would happily read as numbers: order and
  * invoice numbers, tracking numbers, dates, sums. Those found by the other extractors are
  * claimed before this runs; of the rest, a run counts as a phone only when it is written
  * like one (a "+", brackets or separators) or a word such as "call" or "tel" stands before it.
  */
-import { findPhoneNumbersInText } from "libphonenumber-js";
+import { type CountryCode, findPhoneNumbersInText } from "libphonenumber-js";
 import { type Span, pieces } from "./spans.ts";
 
 export interface FoundPhone extends Span {
@@ -21,22 +22,27 @@ const SEVEN_DIGITS = /\d(?:\D{0,3}\d){6}/;
 const PHONE_LEAD = /\b(?:phone|tel|telephone|call|calling|mobile|cell|fax|ph|mob|text|sms|whatsapp|reach (?:me|us)|dial|number is|contact)\b[^\n\d]{0,12}$|\b[TMFP]\s?:\s?$/i;
 /** Words that make a digit run an identifier, not a phone number. */
 const ID_LEAD = /(?:#|\bno\.?|\bnumber|\bnr\.?|\border|\binvoice|\binv|\baccount|\bacct|\bref|\breference|\bid|\bticket|\bcase|\bpo|\bsku|\btracking|\bconfirmation|\bcode|\bpin|\bcustomer)\s*[:#]?\s*$/i;
+const EXTENSION = /[\s,;]*(?:ext\.?|extension|x|#|,|;)?\s*\d{1,6}$/i;
 /** A date written with separators: "2024-03-15", "03/15/2024", "15.03.2024". */
 const DATE_SHAPE = /^\d{1,4}[-./]\d{1,2}[-./]\d{1,4}$/;
 
 /** Phone numbers in the text, each once, outside the spans `inside` reports as taken. */
-export function findPhones(text: string, inside: (s: Span) => boolean): FoundPhone[] {
+export function findPhones(text: string, country: CountryCode, inside: (s: Span) => boolean): FoundPhone[] {
   const out: FoundPhone[] = [];
   const seen = new Set<string>();
   for (const piece of pieces(text, MAX_PIECE)) {
     if (!SEVEN_DIGITS.test(piece.text)) continue;
-    for (const f of findPhoneNumbersInText(piece.text, { defaultCountry: "US" })) {
-      const span = { start: piece.offset + f.startsAt, end: piece.offset + f.endsAt };
-      const raw = text.slice(span.start, span.end);
+    for (const f of findPhoneNumbersInText(piece.text, { defaultCountry: country, extended: true })) {
+      const start = piece.offset + f.startsAt;
+      // libphonenumber reads ", 24" after a number as an extension ("613-555-0199, 24/7"):
+      // the number proper ends before it, and only that part is judged.
+      const whole = text.slice(start, piece.offset + f.endsAt);
+      const raw = f.number.ext ? whole.replace(EXTENSION, "") : whole;
+      const span = { start, end: start + raw.length };
       if (inside(span) || !looksLikePhone(raw, text.slice(Math.max(0, span.start - 40), span.start))) continue;
-      // A letter or digit glued on either side means the run is part of a longer token.
-      if (/[\p{L}\d]/u.test(text[span.start - 1] ?? "") || /[\p{L}\d]/u.test(text[span.end] ?? "")) continue;
-      const e164 = f.number.isValid() ? f.number.number : null;
+      if (isGlued(text, span)) continue;
+      // Possible, not only valid: fictional ranges (UK 07700 900xxx) are still written as phones.
+      const e164 = f.number.isPossible() ? f.number.number : null;
       const key = e164 ?? raw.replace(/\D/g, "");
       if (seen.has(key)) continue;
       seen.add(key);
@@ -53,4 +59,20 @@ function looksLikePhone(raw: string, before: string): boolean {
   if (PHONE_LEAD.test(before)) return true;
   if (ID_LEAD.test(before) || /[$€£¥₹]\s*$/.test(before)) return false;
   return /^\+|\(|\d[\s.\-\u00a0]\d/.test(raw);
+}
+
+/**
+ * Part of a longer token: a letter or digit right next to the run, or joined to one by a
+ * hyphen, slash or dot ("SH-260715-0093", "112-5550123-4412331").
+ */
+function isGlued(text: string, span: Span): boolean {
+  const alnum = (c: string | undefined) => c !== undefined && /[\p{L}\d]/u.test(c);
+  const joiner = (c: string | undefined) => c === "-" || c === "/" || c === "." || c === "_";
+  const before = text[span.start - 1];
+  const after = text[span.end];
+  return (
+    alnum(before) || alnum(after) ||
+    (joiner(before) && alnum(text[span.start - 2])) ||
+    (joiner(after) && alnum(text[span.end + 1]))
+  );
 }

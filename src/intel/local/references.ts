@@ -4,7 +4,8 @@
  * A long digit run is a tracking number only when the text around it talks about shipping
  * or names a carrier; the carrier comes from that text when it names one, else from the
  * number's shape. An invoice number is the token after "invoice" (or "inv", "invoice no.",
- * "Rechnung Nr." …) that carries a digit, or a token that itself starts with "INV".
+ * "Rechnung Nr.", "bill number" …) that carries a digit, or a token that itself starts
+ * with "INV".
  */
 import type { Span } from "./spans.ts";
 
@@ -23,11 +24,17 @@ type Shape = "ups" | "amazon" | "s10" | "digits" | "labelled";
 const CANDIDATES: [Shape, RegExp][] = [
   ["ups", /\b1Z(?: ?[0-9A-Z]){16}\b/gi],
   ["amazon", /\bTBA\d{12}\b/gi],
-  // Universal Postal Union S10: two letters, nine digits, the country (Royal Mail "…GB").
-  ["s10", /\b[A-Z]{2}\d{9}[A-Z]{2}\b/g],
-  // USPS prints its 22 digits in groups of four, so digit groups may be spaced.
+  // Universal Postal Union S10: two letters, nine digits, the country (Royal Mail "…GB"),
+  // sometimes printed in groups ("RM 4052 8817 9 GB").
+  ["s10", /\b[A-Z]{2} ?(?:\d ?){9}[A-Z]{2}\b/g],
+  // USPS prints its 22 digits in groups of four, FedEx its 12 in groups of four.
   ["digits", /\b\d{2,}(?: \d{2,}){0,7}\b/g],
-  ["labelled", /\btrack(?:ing)?(?: number| no\.?| #| id| code)?\s{0,3}[:#]?\s{0,3}([A-Z0-9]{8,34})\b/gi],
+  // "Tracking number: …", "shipment 4812739050": the label says what the token is. The
+  // token is case-sensitive (uppercase and digits) so a following word is not swallowed.
+  [
+    "labelled",
+    /\b(?:[Tt]rack(?:ing)?|TRACKING|[Ss]hipment|[Cc]onsignment|(?:[Aa]ir )?[Ww]aybill|AWB)(?: (?:[Nn]umber|[Nn]o\.?|#|ID|[Ii]d|[Cc]ode))?[ \t]{0,3}[:#]?[ \t]{0,3}([A-Z0-9]+(?: [A-Z0-9]+){0,7})/g,
+  ],
 ];
 
 const CARRIERS: [RegExp, string][] = [
@@ -58,8 +65,11 @@ const DIGIT_LENGTHS = new Map<number, string | null>([
   [10, "DHL"], [12, "FedEx"], [15, "FedEx"], [20, null], [22, "USPS"], [26, "USPS"], [30, "USPS"], [34, "FedEx"],
 ]);
 
-/** Tracking numbers, each once, in order. */
-export function findTrackingNumbers(text: string): FoundTracking[] {
+/**
+ * Tracking numbers, each once, in order, leaving out those inside spans `inside` reports
+ * taken (a link's "?awb=…" is part of the link).
+ */
+export function findTrackingNumbers(text: string, inside: (s: Span) => boolean = () => false): FoundTracking[] {
   const found: FoundTracking[] = [];
   const seen = new Set<string>();
   for (const [shape, re] of CANDIDATES) {
@@ -69,7 +79,7 @@ export function findTrackingNumbers(text: string): FoundTracking[] {
       const start = m.index + m[0].length - token.length;
       const span = { start, end: start + token.length };
       const value = token.replace(/ /g, "").toUpperCase();
-      if (seen.has(value) || found.some((f) => f.start < span.end && span.start < f.end)) continue;
+      if (seen.has(value) || inside(span) || found.some((f) => f.start < span.end && span.start < f.end)) continue;
       const carrier = judge(shape, value, text, span);
       if (carrier === undefined) continue;
       seen.add(value);
@@ -98,22 +108,30 @@ function judge(shape: Shape, value: string, text: string, span: Span): string | 
     case "digits": {
       if (!DIGIT_LENGTHS.has(value.length) || !strong || OTHER_ID.test(before)) return undefined;
       // Spaced groups are how USPS prints its long numbers; a spaced short run is a phone.
-      if (span.end - span.start !== value.length && value.length < 20) return undefined;
+      if (span.end - span.start !== value.length && value.length < 20 && !/^\d{4}(?: \d{4})+$/.test(text.slice(span.start, span.end))) {
+        return undefined;
+      }
       const byShape = value.length === 22 && !/^9[1-5]/.test(value) ? null : DIGIT_LENGTHS.get(value.length)!;
       return named ?? byShape;
     }
     case "labelled":
-      // The label says what it is; it still needs a digit to be a number.
-      return /\d/.test(value) ? (named ?? shapeCarrier(value)) : undefined;
+      // The label says what it is; it still needs a digit, and a known shape when it was
+      // written in groups (so "Tracking: 12345678 ABC" does not take the "ABC").
+      if (!/\d/.test(value) || value.length < 8 || value.length > 34) return undefined;
+      if (/ /.test(text.slice(span.start, span.end)) && shapeCarrier(value) === undefined) return undefined;
+      return named ?? shapeCarrier(value) ?? null;
   }
 }
 
-function shapeCarrier(value: string): string | null {
-  if (/^1Z/.test(value)) return "UPS";
-  if (/^TBA\d/.test(value)) return "Amazon";
+/** The carrier a known shape belongs to (null: known shape, carrier unknown); undefined: no known shape. */
+function shapeCarrier(value: string): string | null | undefined {
+  if (/^1Z[0-9A-Z]{16}$/.test(value)) return "UPS";
+  if (/^TBA\d{12}$/.test(value)) return "Amazon";
   if (/^[A-Z]{2}\d{9}GB$/.test(value)) return "Royal Mail";
-  if (/^\d+$/.test(value)) return DIGIT_LENGTHS.get(value.length) ?? null;
-  return null;
+  if (/^[A-Z]{2}\d{9}US$/.test(value)) return "USPS";
+  if (/^[A-Z]{2}\d{9}[A-Z]{2}$/.test(value)) return null;
+  if (/^\d+$/.test(value) && DIGIT_LENGTHS.has(value.length)) return DIGIT_LENGTHS.get(value.length)!;
+  return undefined;
 }
 
 /** The carrier named closest to the number in this stretch of text, if any. */
@@ -132,27 +150,48 @@ function carrierIn(s: string): string | null {
 // gaps are bounded and the token class excludes white space, so nothing backtracks far.
 const INVOICE =
   /\b(?:invoice|inv|rechnung(?:snummer)?|facture|factura|fattura)\b\.?[ \t]{0,3}((?:#|no\.?|nr\.?|number|num\.?|n°|n\.|id)[ \t]{0,3})?([:#])?\s{0,4}([A-Z0-9][A-Z0-9\-/_.]{0,40})/gi;
+/** "Bill" is too common a word to stand alone: it needs "number", "no." or "#". */
+const BILL = /\bbill[ \t]{0,3}(?:#|no\.?|number|num\.?)[ \t]{0,3}:?\s{0,4}([A-Z0-9][A-Z0-9\-/_.]{0,40})/gi;
+/** "Invoice numbers from the receipts: A and B": a list after a plural label. */
+const INVOICE_LIST = /\b(?:invoice|bill) (?:numbers|nos\.?|#s)\b[^:\n]{0,60}:[ \t]*/gi;
+const LIST_ITEM = /^(?:,|and|&|;)?[ \t]*([A-Z0-9][A-Z0-9\-/_.]{1,40})[ \t]*/i;
 const INV_TOKEN = /\bINV[-_/]?\d[A-Z0-9\-/_]{0,40}/g;
 const YEAR = /^(?:19|20)\d{2}$/;
 
-/** Invoice numbers, uppercase, each once, in order. */
-export function findInvoiceNumbers(text: string): FoundInvoice[] {
+/** Invoice numbers as written (without "#" or "No."), each once, in order, outside `inside`. */
+export function findInvoiceNumbers(text: string, inside: (s: Span) => boolean = () => false): FoundInvoice[] {
   const found: FoundInvoice[] = [];
   const seen = new Set<string>();
   const add = (start: number, token: string, marked: boolean) => {
-    const value = token.replace(/[.\-/_]+$/, "").toUpperCase();
+    const value = token.replace(/[.\-/_]+$/, "");
     // "invoice 2024" is a year; "invoice #2024" is a number.
     if (value.length < 2 || !/\d/.test(value) || (!marked && YEAR.test(value))) return;
     const span = { start, end: start + value.length };
-    if (seen.has(value) || found.some((f) => f.start < span.end && span.start < f.end)) return;
-    seen.add(value);
+    const key = value.toUpperCase();
+    if (seen.has(key) || inside(span) || found.some((f) => f.start < span.end && span.start < f.end)) return;
+    seen.add(key);
     found.push({ ...span, value });
   };
-  INVOICE.lastIndex = 0;
-  for (let m = INVOICE.exec(text); m; m = INVOICE.exec(text)) {
-    add(m.index + m[0].length - m[3]!.length, m[3]!, m[1] !== undefined || m[2] !== undefined);
+  const tokenAt = (m: RegExpExecArray, token: string) => m.index + m[0].length - token.length;
+  for (const m of execAll(INVOICE, text)) add(tokenAt(m, m[3]!), m[3]!, m[1] !== undefined || m[2] !== undefined);
+  for (const m of execAll(BILL, text)) add(tokenAt(m, m[1]!), m[1]!, true);
+  for (const m of execAll(INVOICE_LIST, text)) {
+    let at = m.index + m[0].length;
+    // At most a handful of items, each a bounded match at a known position.
+    for (let k = 0; k < 10; k++) {
+      const item = LIST_ITEM.exec(text.slice(at, at + 60));
+      if (!item) break;
+      add(at + item[0].indexOf(item[1]!), item[1]!, true);
+      at += item[0].length;
+    }
   }
-  INV_TOKEN.lastIndex = 0;
-  for (let m = INV_TOKEN.exec(text); m; m = INV_TOKEN.exec(text)) add(m.index, m[0], true);
+  for (const m of execAll(INV_TOKEN, text)) add(m.index, m[0], true);
   return found.sort((a, b) => a.start - b.start);
+}
+
+function execAll(re: RegExp, text: string): RegExpExecArray[] {
+  const out: RegExpExecArray[] = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) out.push(m);
+  return out;
 }
