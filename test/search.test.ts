@@ -174,3 +174,22 @@ describe("list query through the index", () => {
     }
   });
 });
+
+describe("ranking windows", () => {
+  test("beyond rankAll matches, only the newest rankNewest are ranked", async () => {
+    const { searchMessages } = await import("../src/search/search.ts");
+    const s = await seedAccount(t);
+    // Oldest first: the old one is the best match (the word in its subject), the newer ones mention it once.
+    await receive(s, "Walrus walrus walrus", "walrus facts");
+    for (const i of [1, 2, 3]) await receive(s, `Note ${i}`, `a walrus was seen, report ${i}`);
+    const db = t.service.internals.database.db;
+    const all = await searchMessages(db, s.agent.id, "walrus", 10);
+    expect(all.hits[0]!.row.subject).toBe("Walrus walrus walrus");
+    expect(all.hits.length).toBe(4);
+    const windowed = await searchMessages(db, s.agent.id, "walrus", 10, { rankAll: 2, rankNewest: 2 });
+    expect(windowed.hits.map((h) => h.row.subject).sort()).toEqual(["Note 2", "Note 3"]);
+    // Within the window, operators still apply.
+    const filtered = await searchMessages(db, s.agent.id, "walrus -subject:note", 10, { rankAll: 0, rankNewest: 2 });
+    expect(filtered.hits.map((h) => h.row.subject)).toEqual(["Walrus walrus walrus"]);
+  });
+});

@@ -21,10 +21,13 @@ const STREET = new RegExp(
  * shape words cannot take, so the input splits one way only.
  */
 const UNIT = String.raw`(?:Suite|Ste|Apt|Unit|Floor|Fl|Room|#)\.?[ \t]*[\w-]{1,8}`;
-const CODE = String.raw`[A-Z]{2}[ \t]+\d{5}(?:-\d{4})?|\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?[ \t]+\d[A-Z]{2}`;
-const PLACE = String.raw`\p{Lu}[\p{L}'’.\-]{0,25}(?:[ \t]+\p{Lu}[\p{L}'’.\-]{0,25}){0,3}`;
+// US state + ZIP, a ZIP, Canadian "ON K1N 5W8", Australian "NSW 2095", a UK postcode.
+const CODE = String.raw`[A-Z]{2}[ \t]+\d{5}(?:-\d{4})?|\d{5}(?:-\d{4})?|(?:[A-Z]{2}[ \t]+)?[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|[A-Z]{2,3}[ \t]+\d{4}(?!\d)|[A-Z]{1,2}\d[A-Z\d]?[ \t]+\d[A-Z]{2}`;
+// Place names: capitalised words, none glued to a digit ("London N1 1AA" is a place and a code).
+const PLACE = String.raw`\p{Lu}[\p{L}'’.\-]{0,25}(?![\p{L}\d])(?:[ \t]+\p{Lu}[\p{L}'’.\-]{0,25}(?![\p{L}\d])){0,3}`;
 const REST_OF_LINE = new RegExp(
-  String.raw`^(?:,[ \t]*(?:${UNIT}|${CODE}|${PLACE})|[ \t]+(?:${UNIT}|${CODE}))+`,
+  // The last branch is a four-digit postcode after a state written as a place ("Manly NSW 2095").
+  String.raw`^(?:,[ \t]*(?:${UNIT}|${CODE}|${PLACE})|[ \t]+(?:${UNIT}|${CODE})|(?<=\b[A-Z]{2,3})[ \t]+\d{4}(?!\d))+`,
   "u",
 );
 /** A city line: "Springfield, IL 62704", "London SW1A 1AA", "10115 Berlin", "Suite 200". */

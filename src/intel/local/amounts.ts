@@ -6,7 +6,7 @@
  * "1 234,56") ways of writing numbers are read; a separator followed by one or two digits
  * at the end is the decimal point, any other is a thousands separator.
  */
-import type { Span } from "./spans.ts";
+import { Claims, type Span } from "./spans.ts";
 
 export interface FoundAmount extends Span {
   text: string;
@@ -75,13 +75,12 @@ export function findAmounts(text: string): FoundAmount[] {
     const amount = build(m, m[1]!, m[2]!, m[3] ?? m[4]);
     if (amount) found.push(amount);
   }
-  const taken = found.map((a) => [a.start, a.end] as const);
+  const taken = new Claims(text.length);
+  found.forEach((a) => taken.claim(a));
   SUFFIX_RE.lastIndex = 0;
   for (let m = SUFFIX_RE.exec(text); m; m = SUFFIX_RE.exec(text)) {
-    const start = m.index;
-    const end = start + m[0].length;
     // "USD 12 EUR" is one sum with a stray code, already read from the left.
-    if (taken.some(([s, e]) => s < end && start < e)) continue;
+    if (taken.overlaps({ start: m.index, end: m.index + m[0].length })) continue;
     const amount = build(m, m[4]!, m[1]!, m[2] ?? m[3]);
     if (amount) found.push(amount);
   }

@@ -34,3 +34,30 @@ export function sameMonthDay(day: Day, dom: number): Day | null {
   const candidate = new Date(Date.UTC(y, m - 1, dom));
   return dom > d && candidate.getUTCMonth() === m - 1 ? dayOf(candidate) : null;
 }
+
+/** The same month and day a year earlier (28 February for 29 February). */
+export function yearEarlier(day: Day): Day {
+  const [y, m, d] = parts(day);
+  const candidate = new Date(Date.UTC(y - 1, m - 1, d));
+  return candidate.getUTCDate() === d ? dayOf(candidate) : dayOf(new Date(Date.UTC(y - 1, m - 1, d - 1)));
+}
+
+/** Whole days from `a` to `b` (negative when `b` is earlier). */
+export function daysBetween(a: Day, b: Day): number {
+  const [ya, ma, da] = parts(a);
+  const [yb, mb, db] = parts(b);
+  return Math.round((Date.UTC(yb, mb - 1, db) - Date.UTC(ya, ma - 1, da)) / 86_400_000);
+}
+
+/** The first `month`/`day` on or after `from` (null for a day no month has, like 31/02). */
+export function nextDate(from: Day, month: number, day: number): Day | null {
+  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
+  const [y] = parts(from);
+  for (const year of [y, y + 1, y + 2, y + 3, y + 4]) {
+    const candidate = new Date(Date.UTC(year, month - 1, day));
+    if (candidate.getUTCMonth() !== month - 1) continue;
+    const found = dayOf(candidate);
+    if (found >= from) return found;
+  }
+  return null;
+}

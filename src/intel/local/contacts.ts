@@ -18,7 +18,7 @@ export interface Found<T> {
 const MAX_URL = 2048;
 // Characters that never appear unescaped in a URL written in prose, plus quotes and brackets
 // that mail clients wrap links in.
-const URL_START = /\b(?:https?:\/\/|www\.)[^\s<>"'`{}|\\^\u00a0\u200b]{1,2048}/gi;
+const URL_START = new RegExp(String.raw`\b(?:https?:\/\/|www\.)[^\s<>"'\`{}|\\^\u00a0\u200b]{1,${MAX_URL}}`, "gi");
 const TRAILING = new Set([".", ",", ";", ":", "!", "?", "*", "_", "~", "\u2019", "\u201d"]);
 const CLOSERS: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
 
@@ -47,24 +47,26 @@ export function findUrls(text: string): Found<{ url: string; domain: string }> {
  * Drops what prose puts after a link: sentence punctuation, and closing brackets with no
  * opener inside the link ("(see https://x.com/a)"), one character at a time.
  */
-function trimUrl(raw: string): string {
-  let s = raw.length > MAX_URL ? raw.slice(0, MAX_URL) : raw;
-  for (;;) {
-    const last = s[s.length - 1]!;
-    if (TRAILING.has(last)) {
-      s = s.slice(0, -1);
-      continue;
-    }
-    const opener = CLOSERS[last];
-    if (opener && count(s, opener) < count(s, last)) {
-      s = s.slice(0, -1);
-      continue;
-    }
-    return s;
+function trimUrl(s: string): string {
+  // Bracket balance counted once and kept up to date, so trimming stays linear.
+  const open: Record<string, number> = { "(": 0, "[": 0, "{": 0 };
+  const closed: Record<string, number> = { ")": 0, "]": 0, "}": 0 };
+  for (const ch of s) {
+    if (ch in open) open[ch]!++;
+    else if (ch in closed) closed[ch]!++;
   }
+  let end = s.length;
+  while (end > 0) {
+    const last = s[end - 1]!;
+    const opener = CLOSERS[last];
+    if (TRAILING.has(last)) end--;
+    else if (opener && open[opener]! < closed[last]!) {
+      closed[last]!--;
+      end--;
+    } else break;
+  }
+  return s.slice(0, end);
 }
-
-const count = (s: string, ch: string) => s.split(ch).length - 1;
 
 /** The link's host, lowercase, when it is a plausible public link; else null. */
 function hostOf(raw: string): string | null {

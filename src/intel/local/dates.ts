@@ -10,10 +10,10 @@
  */
 import * as chrono from "chrono-node";
 import type { ExtractedDate } from "../types.ts";
-import { type Day, addDays, dayOf, nextDayOfMonth, sameMonthDay } from "./calendar.ts";
+import { type Day, addDays, dayOf, daysBetween, nextDate, nextDayOfMonth, sameMonthDay, yearEarlier } from "./calendar.ts";
 import { kindOf } from "./date-kind.ts";
 import { type Reading, offsetMinutes } from "./locale.ts";
-import { type Span, pieces } from "./spans.ts";
+import { Claims, type Span, around, pieces } from "./spans.ts";
 
 export interface FoundDate extends ExtractedDate, Span {}
 
@@ -46,6 +46,7 @@ const WORD_NOT_DAY = /^(?:sat|sun)$/;
 const WEEKDAY = String.raw`(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\.?`;
 /** "Mon–Fri", "Monday to Friday": opening hours, not dates. */
 const WEEKDAY_RANGE = new RegExp(String.raw`\b${WEEKDAY}\s{0,3}(?:-|–|—|to|through|thru|till|until)\s{0,3}${WEEKDAY}(?![\p{L}])`, "giu");
+const LINE_REACH = 250;
 const HOURS_LINE = /\b(?:opening hours|office hours|business hours|hours of operation|open(?:ing)? times|we're open|we are open)\b/i;
 /** "the 24th", "Thursday the 19th": chrono reads no day of the month alone. */
 const DAY_OF_MONTH = new RegExp(String.raw`\b(?:(${WEEKDAY}),?\s{1,3})?the\s{1,3}(\d{1,2})(?:st|nd|rd|th)\b`, "giu");
@@ -54,6 +55,10 @@ const DAY_TAIL = /^(?:\s*(?:[.,;:!?)]|$)|\s+(?:at|or|and|works?|would|is|then|if
 const MONTH_NEXT = /^\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 /** "this afternoon": today, which chrono's forward mode pushes to tomorrow. */
 const THIS_PART_OF_DAY = /\bthis\s+(?:morning|afternoon|evening)\b/gi;
+/** "12.05.": a dotted day and month with no year, as day-first countries write them. */
+const DOTTED_NO_YEAR = /(?<![\d.])(\d{1,2})\.(\d{1,2})\.(?![\d.]|\w)/g;
+/** What must stand before "12.05." for it to be a date rather than a section number. */
+const DOTTED_LEAD = /\b(?:on|by|until|till|before|after|from|to|and|since|am|vom|bis|zum|und|le|au|du|al|el|dal|tot|van)\s+$|[-–]\s*$/i;
 /** "Apr 16 or 17": the bare second day shares the first one's month. */
 const SECOND_DAY = /^\s*(?:or|and|&|\/)\s*(\d{1,2})(?:st|nd|rd|th)?(?=\s*(?:[.,;:!?)]|$|\s(?:at|works?|would|is)\b))/i;
 
@@ -62,11 +67,13 @@ const RANK: Record<ExtractedDate["kind"], number> = { deadline: 2, event: 1, dat
 /** Dates in the text, each calendar day once, with the strongest kind any mention gave it. */
 export function findDates(text: string, reference: Date, reading: Reading, inside: (s: Span) => boolean): FoundDate[] {
   const instant = Number.isFinite(reference.getTime()) ? reference : new Date(0);
-  const ref: chrono.ParsingReference = { instant, timezone: offsetMinutes(reading.timeZone, instant) };
-  const today = dayOf(new Date(instant.getTime() + (ref.timezone as number) * 60_000));
+  const offset = offsetMinutes(reading.timeZone, instant);
+  const ref: chrono.ParsingReference = { instant, timezone: offset };
+  // The send day on the sender's calendar.
+  const today = dayOf(new Date(instant.getTime() + offset * 60_000));
   const out = new Map<string, FoundDate>();
-  const taken: Span[] = [];
-  const overlapsTaken = (s: Span) => taken.some((t) => t.start < s.end && s.start < t.end);
+  // Spans the forms read below took (and "Mon–Fri"), which chrono's results must not overlap.
+  const taken = new Claims(text.length);
   const add = (span: Span, written: string, day: Day, time: string | null, hasTime: boolean) => {
     const found = { ...span, text: written, date: day, time, kind: kindOf(text, span, hasTime) };
     const seen = out.get(day);
@@ -78,11 +85,11 @@ export function findDates(text: string, reference: Date, reading: Reading, insid
   };
 
   // Forms chrono misses or misreads go first and shadow whatever chrono finds there.
-  for (const m of text.matchAll(WEEKDAY_RANGE)) taken.push(spanOf(m));
+  for (const m of text.matchAll(WEEKDAY_RANGE)) taken.claim(spanOf(m));
   for (const m of text.matchAll(THIS_PART_OF_DAY)) {
     const span = spanOf(m);
     if (inside(span)) continue;
-    taken.push(span);
+    taken.claim(span);
     add(span, m[0], today, null, false);
   }
   for (const m of text.matchAll(DAY_OF_MONTH)) {
@@ -90,22 +97,34 @@ export function findDates(text: string, reference: Date, reading: Reading, insid
     const before = text.slice(Math.max(0, span.start - 12), span.start);
     const after = text.slice(span.end, span.end + 12);
     if (inside(span) || MONTH_NEXT.test(after) || !(m[1] || DAY_LEAD.test(before) || DAY_TAIL.test(after))) continue;
-    taken.push(span);
+    taken.claim(span);
     add(span, m[0], nextDayOfMonth(today, Number(m[2])), null, false);
+  }
+
+  // Dotted dates are day first wherever they are written.
+  for (const m of text.matchAll(DOTTED_NO_YEAR)) {
+    const span = spanOf(m);
+    if (inside(span) || !DOTTED_LEAD.test(text.slice(Math.max(0, span.start - 12), span.start))) continue;
+    const date = nextDate(today, Number(m[2]), Number(m[1]));
+    if (!date) continue;
+    taken.claim(span);
+    add(span, m[0], date, null, false);
   }
 
   for (const r of candidates(text, ref, reading)) {
     const { span } = r;
-    if (inside(span) || overlapsTaken(span) || !isDay(r.result, text, span)) continue;
+    if (inside(span) || taken.overlaps(span) || !isDay(r.result, text, span)) continue;
     if (isOpeningHours(r.result, text, span)) continue;
     const result = BACKWARD.test(r.result.text) ? (r.parser.parse(r.result.text, ref)[0] ?? r.result) : r.result;
     let start = ymd(result.start);
     // A weekday alone means the next one strictly after today.
     if (!result.start.isCertain("day") && start === today && !BACKWARD.test(result.text)) start = addDays(start, 7);
+    const shift = yearBack(result, text, span, today, start);
+    if (shift) start = yearEarlier(start);
     const hasTime = result.start.isCertain("hour");
     add(span, result.text, start, hhmm(result.start), hasTime);
     if (result.end && (result.end.isCertain("day") || result.end.isCertain("weekday"))) {
-      const last = ymd(result.end);
+      const last = shift ? yearEarlier(ymd(result.end)) : ymd(result.end);
       if (last !== start) add(span, result.text, last, hhmm(result.end), hasTime);
     } else if (result.start.isCertain("day") && result.start.isCertain("month")) {
       const second = SECOND_DAY.exec(text.slice(span.end, span.end + 20));
@@ -130,7 +149,7 @@ function candidates(text: string, ref: chrono.ParsingReference, reading: Reading
   const english = reading.dayFirst ? chrono.en.GB : chrono.en.casual;
   const parsers = [...localParsers(text, reading), english];
   const out: Candidate[] = [];
-  for (const piece of pieces(text, MAX_PIECE, true)) {
+  for (const piece of pieces(text, MAX_PIECE)) {
     if (!MAYBE_DATE.test(piece.text)) continue;
     // Hard-wrapped lines are one sentence to chrono ("by Friday\n24 April"); dashes are
     // made ASCII so "Aug 10–14" reads as a range. Both keep every offset.
@@ -179,13 +198,30 @@ function isDay(r: chrono.ParsedResult, text: string, span: Span): boolean {
   return r.start.isCertain("weekday") && !WORD_NOT_DAY.test(written) && !NAMED_DAY.test(before);
 }
 
+/** Verbs and words that put the sentence in the past ("we met on March 2"). */
+const PAST = /\b(?:was|were|did|had|met|sent|received|paid|spoke|talked|happened|occurred|started|began|ended|went|came|held|delivered|shipped|signed|joined|arrived|bought|ordered|charged|placed|submitted|since)\b/i;
+
+/**
+ * Whether a date written without a year means the last occurrence rather than the next:
+ * the sentence is in the past tense, and the last occurrence is recent and nearer than the
+ * next ("we met on March 2", written on March 4, is two days ago, not next year).
+ */
+function yearBack(r: chrono.ParsedResult, text: string, span: Span, today: Day, start: Day): boolean {
+  if (r.start.isCertain("year") || !r.start.isCertain("day") || !r.start.isCertain("month")) return false;
+  const ahead = daysBetween(today, start);
+  const behind = daysBetween(yearEarlier(start), today);
+  return ahead > 0 && behind >= 0 && behind < ahead && behind <= 183 && PAST.test(around(text, span, 120).before);
+}
+
 /** "Sat 07:00–13:00" on a line of opening hours is a recurring slot, not a date. */
 function isOpeningHours(r: chrono.ParsedResult, text: string, span: Span): boolean {
   if (r.start.isCertain("day")) return false;
-  const lineStart = text.lastIndexOf("\n", span.start) + 1;
-  let lineEnd = text.indexOf("\n", span.end);
-  if (lineEnd < 0) lineEnd = text.length;
-  const line = text.slice(lineStart, Math.min(lineEnd, lineStart + 500));
+  // The line around the mention, looked at no further than LINE_REACH either side.
+  const from = Math.max(0, span.start - LINE_REACH);
+  const head = text.slice(from, span.start);
+  const tail = text.slice(span.end, span.end + LINE_REACH);
+  const newline = tail.indexOf("\n");
+  const line = head.slice(head.lastIndexOf("\n") + 1) + text.slice(span.start, span.end) + (newline < 0 ? tail : tail.slice(0, newline));
   WEEKDAY_RANGE.lastIndex = 0;
   return HOURS_LINE.test(line) || WEEKDAY_RANGE.test(line);
 }

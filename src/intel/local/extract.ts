@@ -47,6 +47,7 @@ export function extract(m: IntelMessage): Extractions {
 
   return {
     dates: dates.map(({ text, date, time, kind }) => ({ text, date, time, kind })),
+    // Each sum once: "Total $20 … you paid $20" is one amount.
     amounts: distinct(amounts, (a) => `${a.currency} ${a.value}`).map(({ text, value, currency }) => ({ text, value, currency })),
     people: findPeople(m, body),
     organizations: findOrganizations(text),
@@ -64,5 +65,10 @@ export function extract(m: IntelMessage): Extractions {
 /** The first of each group of items with the same key. */
 function distinct<T>(items: T[], key: (t: T) => string): T[] {
   const seen = new Set<string>();
-  return items.filter((t) => !seen.has(key(t)) && seen.add(key(t)) !== undefined);
+  return items.filter((t) => {
+    const k = key(t);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }

@@ -64,6 +64,8 @@ const CURRENCY_COUNTRY: [RegExp, CountryCode][] = [
 
 const UK_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[ABD-HJLNP-UW-Z]{2}\b/;
 
+const EURO = /€|\bEUR\b/;
+
 /** Countries that write numeric dates month first. */
 const MONTH_FIRST = new Set<CountryCode>(["US", "CA", "PH", "JP"]);
 const ZONES: Partial<Record<CountryCode, string>> = {
@@ -79,7 +81,8 @@ export function readingOf(m: IntelMessage, text: string): Reading {
   return {
     language,
     country,
-    dayFirst: !MONTH_FIRST.has(country),
+    // Every country that pays in euros writes the day first, whichever one it is.
+    dayFirst: !MONTH_FIRST.has(country) || EURO.test(sample),
     // The other countries recognised are in continental Europe, which shares one offset.
     timeZone: ZONES[country] ?? "Europe/Berlin",
   };

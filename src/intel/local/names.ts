@@ -38,10 +38,12 @@ const NOT_NAMES = new Set([
 ]);
 /** Words that make a name a service, a team or a company rather than a person. */
 const NOT_PERSON =
-  /\b(?:team|support|help|helpdesk|service|services|notifications?|noreply|no-reply|info|admin|billing|sales|newsletter|alerts?|updates?|store|shop|inc|llc|ltd|gmbh|ag|co|corp|pty|bank|news|the|via|do not reply|customer|accounts?|payable|receivable|department|office|security|hr|payroll|refunds?|delivery|orders?|shipping|hosting|studio|labs?|software|airlines?|gear|garage|books|express|hydro|electrical|print|credit|control|pta|school|university|rösterei|buchhaltung)\b|[@\d|:&]/i;
+  /\b(?:team|support|help|helpdesk|service|services|notifications?|noreply|no-reply|info|admin|billing|sales|newsletter|alerts?|updates?|store|shop|inc|llc|ltd|gmbh|ag|co|corp|pty|bank|news|the|via|do not reply|customer|accounts?|payable|receivable|department|office|security|payroll|refunds?|delivery|orders?|shipping|university|school)\b|[@\d|:&]/i;
 /** Mailbox names that belong to a role, not a person ("billing@", "ebill@", "orders@"). */
 const ROLE_MAILBOX =
   /^(?:e?bills?|billing|invoices?|receipts?|orders?|shipping|ship-confirm|noreply|no-reply|donotreply|do-not-reply|notifications?|notices?|alerts?|news|newsletters?|info|hello|hi|contact|support|help|team|admin|accounts?|finance|ap|ar|ap-dept|sales|deals|marketing|ops|hr|jobs|careers|itinerary|refunds?|rechnung|buchhaltung|kontakt|contracts?|legal|security|pta|office|reception|events?|press|bookings?|reservations?)$/i;
+/** People reported per message: a longer list is a mailing-list dump, and merging is quadratic. */
+const MAX_PEOPLE = 50;
 /** Lines read for greetings and sign-offs: a name is never further in than this. */
 const MAX_LINES = 400;
 
@@ -50,7 +52,7 @@ export function findPeople(m: IntelMessage, text: string): Person[] {
   const out: Person[] = [];
   const add = (raw: string, email: string | null) => {
     const name = tidy(raw);
-    if (!isPersonName(name)) return;
+    if (out.length >= MAX_PEOPLE || !isPersonName(name)) return;
     // "Marcus" signing off is "Marcus Lee <marcus@…>" again: one person, the fuller name.
     const same = out.find((p) => sameName(p.name, name) || (email !== null && p.email === email && firstWord(p.name) === firstWord(name)));
     if (!same) out.push({ name, email });
@@ -61,7 +63,10 @@ export function findPeople(m: IntelMessage, text: string): Person[] {
   };
   if (m.fromName && isSenderPerson(tidy(m.fromName), m.from)) add(m.fromName, m.from);
   NAME_WITH_ADDRESS.lastIndex = 0;
-  for (let x = NAME_WITH_ADDRESS.exec(text); x; x = NAME_WITH_ADDRESS.exec(text)) add(x[1]!, x[2]!.toLowerCase());
+  for (let x = NAME_WITH_ADDRESS.exec(text); x; x = NAME_WITH_ADDRESS.exec(text)) {
+    // "Contact Bob Smith <bob@…>": the words before the name are the sentence's.
+    add(x[1]!.replace(LEADING, ""), x[2]!.toLowerCase());
+  }
 
   const lines = text.split("\n", MAX_LINES).map((l) => l.trim());
   const first = lines.find((l) => l !== "");
@@ -99,7 +104,9 @@ const tidy = (s: string) => s.replace(/^["'“]+|["'”]+$/g, "").replace(/\s+/g
 function isPersonName(name: string): boolean {
   if (name.length < 2 || name.length > 60 || NOT_PERSON.test(name)) return false;
   const words = name.split(" ");
-  return words.length <= 4 && words.every((w) => /^\p{L}/u.test(w)) && !NOT_NAMES.has(name.toLowerCase());
+  // An all-capitals word of two letters or more ("PTA", "B.V.", "HMRC") names an organisation.
+  const acronym = words.some((w) => /^\p{Lu}{2,}$/u.test(w.replace(/\./g, "")));
+  return words.length <= 4 && !acronym && words.every((w) => /^\p{L}/u.test(w)) && !NOT_NAMES.has(name.toLowerCase());
 }
 
 /** The sender's address when the signed name is the sender's. */
@@ -118,9 +125,12 @@ function recipientAddress(m: IntelMessage, name: string): string | null {
 
 // --- organisations -------------------------------------------------------------------
 
-const ORG_SUFFIX = String.raw`Inc|Incorporated|LLC|L\.L\.C|Ltd|Limited|GmbH|AG|S\.A|SA|SAS|SARL|S\.r\.l|SpA|BV|B\.V|NV|N\.V|Pty|PLC|plc|LLP|LP|Corp|Corporation|Co|Company|Group|Holdings|Bank|University|Institute|College|Foundation|Association|Partners|Technologies|Labs|Ventures|Capital|Hospital|Clinic|Agency|Council|Ministry|Department`;
+// Legal forms that may follow a comma ("Acme Cloud, Inc."), and other endings that may not:
+// "Reno, NV" is a city and a state, not a Dutch company.
+const ORG_COMMA_SUFFIX = String.raw`Inc|Incorporated|LLC|L\.L\.C|Ltd|Limited|GmbH|Corp|Corporation|Co|PLC|plc|LLP`;
+const ORG_SUFFIX = String.raw`AG|S\.A|SA|SAS|SARL|S\.r\.l|SpA|BV|B\.V|N\.V|Pty|LP|K\.K|Company|Group|Holdings|Bank|University|Institute|College|Foundation|Association|Partners|Technologies|Labs|Ventures|Capital|Hospital|Clinic|Agency`;
 const ORG = new RegExp(
-  String.raw`(?<![\p{L}])((?:(?:${WORD}|&|and|of|for|the)[ \t]+){0,4}${WORD}),?[ \t]+(${ORG_SUFFIX})(?![\p{L}])\.?`,
+  String.raw`(?<![\p{L}])((?:(?:${WORD}|&|and|of|for|the)[ \t]+){0,4}${WORD})(?:,[ \t]+(${ORG_COMMA_SUFFIX})|[ \t]+(${ORG_COMMA_SUFFIX}|${ORG_SUFFIX}))(?![\p{L}])\.?`,
   "gu",
 );
 const ORG_OF = new RegExp(
@@ -128,7 +138,8 @@ const ORG_OF = new RegExp(
   "gu",
 );
 /** Words that start a sentence or a line without being part of a name. */
-const LEADING = /^(?:(?:At|From|With|For|To|By|Dear|Hi|Hello|Thanks|Thank|Team|Welcome|Your|Our|My|This|That|Contact|Via|And|Of|The|Please|We|I|In|On|Re|Fwd|Fw)[ \t]+)+/;
+const LEADING =
+  /^(?:(?:At|From|With|For|To|By|Cc|Dear|Hi|Hello|Thanks|Thank|Team|Welcome|Your|Our|My|This|That|Contact|Email|Ask|Call|Via|And|Of|The|Please|We|I|In|On|Re|Fwd|Fw)[ \t]+)+/;
 
 /** Organisations named in the text, each once, in order. */
 export function findOrganizations(text: string): { name: string }[] {
@@ -143,10 +154,11 @@ export function findOrganizations(text: string): { name: string }[] {
     const head = m[1]!.replace(LEADING, "").replace(/^(?:&|and|of|for|the)[ \t]+/i, "");
     // "Co" and "Group" alone follow too many ordinary capitalised words; they need a head.
     if (!head || /^(?:and|of|for|the|&)$/i.test(head)) continue;
-    const dotted = m[0].endsWith(".") && /^(?:Inc|Ltd|Corp|Co|S\.A|B\.V|N\.V|L\.L\.C|S\.r\.l)$/.test(m[2]!);
-    add(`${head}${m[0].includes(",") ? "," : ""} ${m[2]}${dotted ? "." : ""}`);
+    const suffix = m[2] ?? m[3]!;
+    const dotted = m[0].endsWith(".") && /^(?:Inc|Ltd|Corp|Co|S\.A|B\.V|N\.V|L\.L\.C|S\.r\.l|K\.K)$/.test(suffix);
+    add(`${head}${m[2] ? "," : ""} ${suffix}${dotted ? "." : ""}`);
   }
   ORG_OF.lastIndex = 0;
-  for (let m = ORG_OF.exec(text); m; m = ORG_OF.exec(text)) add(m[1]!);
+  for (let m = ORG_OF.exec(text); m; m = ORG_OF.exec(text)) add(m[1]!.replace(/[.'’-]+$/, ""));
   return [...out.values()];
 }

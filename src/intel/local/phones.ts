@@ -8,17 +8,22 @@
  * like one (a "+", brackets or separators) or a word such as "call" or "tel" stands before it.
  */
 import { type CountryCode, findPhoneNumbersInText } from "libphonenumber-js";
-import { type Span, pieces } from "./spans.ts";
+import type { Span } from "./spans.ts";
 
 export interface FoundPhone extends Span {
   text: string;
   e164: string | null;
 }
 
-/** libphonenumber runs per line; no phone number is longer than this. */
-const MAX_PIECE = 400;
-/** Seven digits with at most three other characters between each: anything shorter is no phone. */
-const SEVEN_DIGITS = /\d(?:\D{0,3}\d){6}/;
+/**
+ * A stretch that could hold a phone number: digits with only the characters phone numbers
+ * are written with between them. Bounded, so each start costs at most its length.
+ */
+const RUN = /[+(]?\d[\d \t().\-\u00a0]{5,30}\d/g;
+/** An extension after a run ("ext. 4"), handed to libphonenumber with it. */
+const EXTENSION_AFTER = /^[ \t,;]*(?:ext\.?|extension|x)[ \t]*\d{1,6}/i;
+/** Runs looked at per message: more is a table of figures, not a message with phone numbers. */
+const MAX_RUNS = 300;
 const PHONE_LEAD = /\b(?:phone|tel|telephone|call|calling|mobile|cell|fax|ph|mob|text|sms|whatsapp|reach (?:me|us)|dial|number is|contact)\b[^\n\d]{0,12}$|\b[TMFP]\s?:\s?$/i;
 /** Words that make a digit run an identifier, not a phone number. */
 const ID_LEAD = /(?:#|\bno\.?|\bnumber|\bnr\.?|\border|\binvoice|\binv|\baccount|\bacct|\bref|\breference|\bid|\bticket|\bcase|\bpo|\bsku|\btracking|\bconfirmation|\bcode|\bpin|\bcustomer)\s*[:#]?\s*$/i;
@@ -30,13 +35,22 @@ const DATE_SHAPE = /^\d{1,4}[-./]\d{1,2}[-./]\d{1,4}$/;
 export function findPhones(text: string, country: CountryCode, inside: (s: Span) => boolean): FoundPhone[] {
   const out: FoundPhone[] = [];
   const seen = new Set<string>();
-  for (const piece of pieces(text, MAX_PIECE)) {
-    if (!SEVEN_DIGITS.test(piece.text)) continue;
-    for (const f of findPhoneNumbersInText(piece.text, { defaultCountry: country, extended: true })) {
-      const start = piece.offset + f.startsAt;
+  let runs = 0;
+  RUN.lastIndex = 0;
+  for (let run = RUN.exec(text); run && runs < MAX_RUNS; run = RUN.exec(text)) {
+    if ((run[0].match(/\d/g)?.length ?? 0) < 7) continue;
+    runs++;
+    // libphonenumber sees only the run (and its extension), so its cost is bounded by the
+    // runs, not the text: it is slow on long stretches of digit groups.
+    const from = run.index;
+    const runEnd = run.index + run[0].length;
+    const ext = EXTENSION_AFTER.exec(text.slice(runEnd, runEnd + 24));
+    const to = runEnd + (ext ? ext[0].length : 0);
+    for (const f of findPhoneNumbersInText(text.slice(from, to), { defaultCountry: country, extended: true })) {
+      const start = from + f.startsAt;
       // libphonenumber reads ", 24" after a number as an extension ("613-555-0199, 24/7"):
       // the number proper ends before it, and only that part is judged.
-      const whole = text.slice(start, piece.offset + f.endsAt);
+      const whole = text.slice(start, from + f.endsAt);
       const raw = f.number.ext ? whole.replace(EXTENSION, "") : whole;
       const span = { start, end: start + raw.length };
       if (inside(span) || !looksLikePhone(raw, text.slice(Math.max(0, span.start - 40), span.start))) continue;

@@ -7,7 +7,7 @@
  * "Rechnung Nr.", "bill number" …) that carries a digit, or a token that itself starts
  * with "INV".
  */
-import type { Span } from "./spans.ts";
+import { Claims, type Span } from "./spans.ts";
 
 export interface FoundTracking extends Span {
   value: string;
@@ -60,6 +60,8 @@ const TRACKING_WORDS = /\b(?:track|tracking|tracked|waybill|awb|consignment|send
 const SHIPPING_WORDS = /\b(?:ship|shipped|shipping|shipment|package|parcel|delivery|delivered|courier|dispatched|on its way|in transit)\b/i;
 /** An identifier of another kind: "Order 123456789012", "Account 1234567890". */
 const OTHER_ID = /\b(?:order|invoice|inv|account|acct|customer|phone|tel|fax|ref|reference|case|ticket|po|sku|iban|routing|card)\b\.?\s{0,3}(?:number|no\.?|#|id)?\s{0,3}[:#]?\s{0,3}$/i;
+/** More per message is a data dump, not mail about parcels or bills. */
+const MAX_FOUND = 100;
 /** Lengths of bare digit runs carriers use, with the carrier when the length alone says. */
 const DIGIT_LENGTHS = new Map<number, string | null>([
   [10, "DHL"], [12, "FedEx"], [15, "FedEx"], [20, null], [22, "USPS"], [26, "USPS"], [30, "USPS"], [34, "FedEx"],
@@ -72,17 +74,21 @@ const DIGIT_LENGTHS = new Map<number, string | null>([
 export function findTrackingNumbers(text: string, inside: (s: Span) => boolean = () => false): FoundTracking[] {
   const found: FoundTracking[] = [];
   const seen = new Set<string>();
+  const taken = new Claims(text.length);
   for (const [shape, re] of CANDIDATES) {
     re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
+    for (let m = re.exec(text); m && found.length < MAX_FOUND; m = re.exec(text)) {
       const token = m[1] ?? m[0];
       const start = m.index + m[0].length - token.length;
       const span = { start, end: start + token.length };
       const value = token.replace(/ /g, "").toUpperCase();
-      if (seen.has(value) || inside(span) || found.some((f) => f.start < span.end && span.start < f.end)) continue;
+      // A digit run of a length no carrier uses is skipped before its context is read.
+      if (shape === "digits" && !DIGIT_LENGTHS.has(value.length)) continue;
+      if (seen.has(value) || inside(span) || taken.overlaps(span)) continue;
       const carrier = judge(shape, value, text, span);
       if (carrier === undefined) continue;
       seen.add(value);
+      taken.claim(span);
       found.push({ ...span, value, carrier });
     }
   }
@@ -162,14 +168,16 @@ const YEAR = /^(?:19|20)\d{2}$/;
 export function findInvoiceNumbers(text: string, inside: (s: Span) => boolean = () => false): FoundInvoice[] {
   const found: FoundInvoice[] = [];
   const seen = new Set<string>();
+  const taken = new Claims(text.length);
   const add = (start: number, token: string, marked: boolean) => {
     const value = token.replace(/[.\-/_]+$/, "");
     // "invoice 2024" is a year; "invoice #2024" is a number.
-    if (value.length < 2 || !/\d/.test(value) || (!marked && YEAR.test(value))) return;
+    if (found.length >= MAX_FOUND || value.length < 2 || !/\d/.test(value) || (!marked && YEAR.test(value))) return;
     const span = { start, end: start + value.length };
     const key = value.toUpperCase();
-    if (seen.has(key) || inside(span) || found.some((f) => f.start < span.end && span.start < f.end)) return;
+    if (seen.has(key) || inside(span) || taken.overlaps(span)) return;
     seen.add(key);
+    taken.claim(span);
     found.push({ ...span, value });
   };
   const tokenAt = (m: RegExpExecArray, token: string) => m.index + m[0].length - token.length;

@@ -45,23 +45,24 @@ export interface Piece {
 }
 
 /**
- * The text as lines (or, with `paragraphs`, as runs of lines between blank lines) of at most
- * `max` characters; longer ones are cut at the last white space before the limit. Parsers
- * that are superlinear on long runs (chrono is quadratic on "1/1/1/…") only ever see one piece.
+ * The text as paragraphs (runs of lines between blank lines) of at most `max` characters;
+ * longer ones are cut at the last white space before the limit. Parsers that are
+ * superlinear on long runs (chrono is quadratic on "1/1/1/…") only ever see one piece.
  */
-export function pieces(text: string, max: number, paragraphs = false): Piece[] {
+export function pieces(text: string, max: number): Piece[] {
   const out: Piece[] = [];
-  const separator = paragraphs ? /\n[ \t]*\n/g : /\n/g;
+  const blankLine = /\n[ \t]*\n/g;
   let start = 0;
   for (;;) {
-    separator.lastIndex = start;
-    const m = separator.exec(text);
+    blankLine.lastIndex = start;
+    const m = blankLine.exec(text);
     const end = m ? m.index : text.length;
     let at = start;
     while (end - at > max) {
-      const space = Math.max(text.lastIndexOf(" ", at + max), text.lastIndexOf("\n", at + max));
-      // No white space in range (one long token): cut hard rather than scan back further.
-      const cut = space > at + max / 2 ? space : at + max;
+      const window = text.slice(at, at + max);
+      const space = Math.max(window.lastIndexOf(" "), window.lastIndexOf("\n"));
+      // No white space in the second half (one long token): cut hard.
+      const cut = space > max / 2 ? at + space : at + max;
       out.push({ offset: at, text: text.slice(at, cut) });
       at = cut;
     }
