@@ -38,6 +38,9 @@ const SHORT_NUMERIC = /^\d{1,2}[/-]\d{1,2}$/;
 const DATE_LEAD =
   /\b(?:on|by|due|until|till|before|after|from|for|through|thru|starting|effective|dated?|deadline|expires?|up to|le|au|am|vom|bis|zum|el|al|il|op)\s*:?\s*$/i;
 const DOTTED = /\b\d{1,2}\.\d{1,2}\.(?:\d{2}|\d{4})?(?!\d)/;
+const MONTH_NAME = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+/** Any numeric day and month ("10/12/2026", "22/05", "06.03.2026"). */
+const NUMERIC = /\b\d{1,2}[/.-]\d{1,2}\b/;
 /** "v2026.03.1", "build 2026.03.1": versions that look like dates. */
 const VERSION_LEAD = /(?:\bv|\bversion|\bbuild|\brelease|\brev|\bver)\.?\s*$/i;
 /** "sat" and "sun" in lowercase are a verb and a star far more often than days. */
@@ -146,8 +149,10 @@ interface Candidate {
  * English, an English result dropped where the other already read something.
  */
 function candidates(text: string, ref: chrono.ParsingReference, reading: Reading): Candidate[] {
-  const english = reading.dayFirst ? chrono.en.GB : chrono.en.casual;
-  const parsers = [...localParsers(text, reading), english];
+  // chrono's British parser misreads "September 17" (as 1 September), so English is always
+  // read the US way and only numeric dates are read again day first where that is the custom.
+  const parsers = [...localParsers(text, reading), chrono.en.casual];
+  const dayFirst = reading.dayFirst ? NUMERIC : DOTTED;
   const out: Candidate[] = [];
   for (const piece of pieces(text, MAX_PIECE)) {
     if (!MAYBE_DATE.test(piece.text)) continue;
@@ -161,9 +166,9 @@ function candidates(text: string, ref: chrono.ParsingReference, reading: Reading
         const span = { start, end: start + result.text.length };
         if (found.some((f) => f.span.start < span.end && span.start < f.span.end)) continue;
         // Dotted dates are day first everywhere ("06.03.2026" is 6 March).
-        const dotted = parser !== chrono.en.GB && DOTTED.test(result.text);
-        const fixed = dotted ? (chrono.en.GB.parse(result.text, ref, { forwardDate: true })[0] ?? result) : result;
-        found.push({ result: fixed, span, parser: dotted ? chrono.en.GB : parser });
+        const reread = parser === chrono.en.casual && dayFirst.test(result.text) && !MONTH_NAME.test(result.text);
+        const fixed = reread ? (chrono.en.GB.parse(result.text, ref, { forwardDate: true })[0] ?? result) : result;
+        found.push({ result: fixed, span, parser: reread ? chrono.en.GB : parser });
       }
     }
     out.push(...found);

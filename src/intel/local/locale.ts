@@ -5,9 +5,10 @@
  *
  * Engines see the send time as an instant, without the Date header's UTC offset, so the
  * sender's calendar day is a guess: the country's usual zone (US mail, the default, is
- * read in US Central time, which is the sender's own day for any US zone from early morning
- * to late evening). Signals, strongest first: the sender's country-code domain, phone
- * numbers written with a country code, the language, the currency.
+ * read in US Central time: the sender's own day in every US zone except an Eastern sender's
+ * first hour after midnight and a Pacific sender's last two hours before it). Signals,
+ * strongest first: the sender's country-code domain, phone numbers written with a country
+ * code, a British postcode, the language, the currency.
  */
 import type { CountryCode } from "libphonenumber-js";
 import type { IntelMessage } from "../types.ts";
@@ -62,8 +63,9 @@ const CURRENCY_COUNTRY: [RegExp, CountryCode][] = [
   [/₹|\bINR\b/, "IN"],
 ];
 
+/** A British postcode ("N1 1AA", "SW1A 1AA"): the last two letters skip C, I, K, M, O, V. */
 const UK_POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[ABD-HJLNP-UW-Z]{2}\b/;
-
+/** Euros say "Europe" (so day first) without saying which country. */
 const EURO = /€|\bEUR\b/;
 
 /** Countries that write numeric dates month first. */
