@@ -96,3 +96,25 @@ export async function benchMessage(rcpt: string): Promise<Buffer> {
     .compile()
     .build();
 }
+
+/**
+ * The service on a fresh PostgreSQL database (and NATS when NATS_URL is set), on free ports,
+ * with an admin token of its own and the API-key rate limit out of the way.
+ */
+export async function startOnFreshDatabase(env: Record<string, string> = {}) {
+  const db = await freshDatabase();
+  const port = await freePort();
+  const admin = `bench-admin-${crypto.randomUUID()}`;
+  const svc = await startService({
+    PORT: String(port),
+    SMTP_PORT: String(await freePort()),
+    HOST: "127.0.0.1",
+    ADMIN_TOKEN: admin,
+    DATABASE_URL: db.url,
+    DATA_DIR: tempDir("mailroom-bench-"),
+    API_KEY_RATE_LIMIT: "10000000",
+    ...(process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL } : {}),
+    ...env,
+  });
+  return { db, port, admin, svc, base: `http://127.0.0.1:${port}` };
+}

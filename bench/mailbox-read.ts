@@ -10,7 +10,7 @@
  * still runs on every request; only its limit is raised so that the bench is not all 429s.
  */
 import { parseArgs } from "node:util";
-import { BUN, freePort, freshDatabase, ROOT, startService, stop, tempDir } from "./lib.ts";
+import { BUN, freePort, ROOT, startOnFreshDatabase, stop } from "./lib.ts";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" }, connections: { type: "string", default: "64" }, rounds: { type: "string", default: "3" }, threads: { type: "string", default: "2" } } });
 // wrk threads; on this 2-core machine 2 gave the steadier figures (1 leaves the ceiling even higher).
@@ -24,24 +24,10 @@ if (!Bun.which("wrk")) {
   process.exit(1);
 }
 
-const db = await freshDatabase();
-const port = await freePort();
-const admin = `bench-admin-${crypto.randomUUID()}`;
-const svc = await startService({
-  PORT: String(port),
-  SMTP_PORT: String(await freePort()),
-  HOST: "127.0.0.1",
-  ADMIN_TOKEN: admin,
-  DATABASE_URL: db.url,
-  DATA_DIR: tempDir("mailroom-bench-"),
-  API_KEY_RATE_LIMIT: "10000000",
-  API_KEY_RATE_WINDOW_SECONDS: "1",
-  ...(process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL } : {}),
-});
+const { db, admin, svc, base } = await startOnFreshDatabase({ API_KEY_RATE_WINDOW_SECONDS: "1" });
 
 let ceiling: ReturnType<typeof Bun.spawn> | undefined;
 try {
-  const base = `http://127.0.0.1:${port}`;
   const call = async (method: string, path: string, token: string, body?: unknown) => {
     const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);

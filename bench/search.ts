@@ -12,7 +12,7 @@
  */
 import { parseArgs } from "node:util";
 import postgres from "postgres";
-import { freePort, freshDatabase, startService, stop, tempDir } from "./lib.ts";
+import { startOnFreshDatabase, stop } from "./lib.ts";
 
 const { values } = parseArgs({
   options: {
@@ -56,23 +56,10 @@ function word(): string {
 }
 const words = (n: number) => Array.from({ length: n }, word).join(" ");
 
-const db = await freshDatabase();
-const port = await freePort();
-const admin = `bench-admin-${crypto.randomUUID()}`;
-const svc = await startService({
-  PORT: String(port),
-  SMTP_PORT: String(await freePort()),
-  HOST: "127.0.0.1",
-  ADMIN_TOKEN: admin,
-  DATABASE_URL: db.url,
-  DATA_DIR: tempDir("mailroom-bench-"),
-  API_KEY_RATE_LIMIT: "10000000",
-  ...(process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL } : {}),
-});
+const { db, admin, svc, base } = await startOnFreshDatabase();
 const sqlc = postgres(db.url, { max: 4, onnotice: () => {} });
 
 try {
-  const base = `http://127.0.0.1:${port}`;
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);

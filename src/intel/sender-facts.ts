@@ -4,7 +4,7 @@ import { rowsOf } from "../../db/migrate.ts";
 import type { SenderProfileRow } from "../../db/schema/index.ts";
 import type { SenderFacts } from "./engine.ts";
 
-const counts = (rows: { k: string | null; n: number | string }[]) => Object.fromEntries(rows.filter((r) => r.k !== null).map((r) => [r.k!, Number(r.n)]));
+const counts = (rows: { k: string | null; n: number | string }[]): Record<string, number> => Object.fromEntries(rows.filter((r) => r.k !== null).map((r) => [r.k!, Number(r.n)]));
 
 /**
  * What the account's mail says about one sender, over all its mailboxes: volume, when,
@@ -35,8 +35,16 @@ export async function senderFacts(db: Db, profile: SenderProfileRow, now = new D
         (count(*) filter (where exists (select 1 from messages o where o.thread_id = t.thread_id and o.direction = 'outbound' and o.created_at > t.first_in)))::int as replied
       from t`),
   );
-  const grouped = async (expr: ReturnType<typeof sql>) => counts(rowsOf<{ k: string | null; n: number }>(await db.execute(sql`select ${expr} as k, count(*)::int as n from messages m where ${mine} group by 1`)));
-  const [triage, risk, spf, dkim, dmarc] = [await grouped(sql`m.triage_label`), await grouped(sql`m.risk_level`), await grouped(sql`m.auth->>'spf'`), await grouped(sql`m.auth->>'dkim'`), await grouped(sql`m.auth->>'dmarc'`)];
+  // One scan of the sender's messages for every breakdown.
+  const grouped = rowsOf<{ dim: string; k: string | null; n: number }>(
+    await db.execute(sql`
+      select case when grouping(m.triage_label) = 0 then 'triage' when grouping(m.risk_level) = 0 then 'risk'
+          when grouping(m.auth->>'spf') = 0 then 'spf' when grouping(m.auth->>'dkim') = 0 then 'dkim' else 'dmarc' end as dim,
+        coalesce(m.triage_label, m.risk_level, m.auth->>'spf', m.auth->>'dkim', m.auth->>'dmarc') as k, count(*)::int as n
+      from messages m where ${mine}
+      group by grouping sets ((m.triage_label), (m.risk_level), (m.auth->>'spf'), (m.auth->>'dkim'), (m.auth->>'dmarc'))`),
+  );
+  const by = (dim: string) => counts(grouped.filter((r) => r.dim === dim));
   const signals = counts(
     rowsOf<{ k: string; n: number }>(await db.execute(sql`select s as k, count(*)::int as n from messages m, jsonb_array_elements_text(m.suspicious_signals) s where ${mine} group by 1`)),
   );
@@ -53,9 +61,9 @@ export async function senderFacts(db: Db, profile: SenderProfileRow, now = new D
     threads: threadCount,
     replied_threads: replied,
     reply_rate: threadCount > 0 ? Math.round((replied / threadCount) * 1000) / 1000 : null,
-    triage,
-    risk,
+    triage: by("triage"),
+    risk: by("risk"),
     signals,
-    authentication: { spf, dkim, dmarc },
+    authentication: { spf: by("spf"), dkim: by("dkim"), dmarc: by("dmarc") },
   };
 }
