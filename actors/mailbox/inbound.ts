@@ -1,11 +1,11 @@
-import { eq, inArray, sql } from "drizzle-orm";
-import { attachments, messages, outbox, threads, type AttachmentRow, type MessageRow } from "../../db/schema/index.ts";
+import { eq, inArray } from "drizzle-orm";
+import { attachments, messages, outbox, type AttachmentRow, type MessageRow } from "../../db/schema/index.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { touchSenderProfiles, type SenderSighting } from "../../src/domain/sender-profiles.ts";
 import { AppError, notFound } from "../../src/errors.ts";
 import { eventRow, jobRow } from "../../src/jobs/outbox.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
-import { findThread, normalizeSubject, participantsKey } from "../../src/mail/threading.ts";
+import { normalizeSubject, participantsKey, placeInThread, type ThreadHints } from "../../src/mail/threading.ts";
 import type { Tx } from "../../db/client.ts";
 import type { BatchOutcome } from "../runtime/index.ts";
 import { afterProcessing, processingSettings, type Processed } from "./after-processing.ts";
@@ -14,15 +14,17 @@ import type { CommandOf, WriteContext } from "./types.ts";
 
 /**
  * Stores arrived messages (their raw bytes are already in `blobs`) with status `received`,
- * and in the same transaction their `message.received` events and the jobs that will parse
- * them. Arrivals queued together are committed together (group commit); when this returns,
- * none of them can be lost.
+ * each in its thread, decided from the head read at arrival (README "Threads"), and in the
+ * same transaction their `message.received` events and the jobs that will parse them.
+ * Arrivals queued together are committed together (group commit); when this returns, none
+ * of them can be lost.
  */
 export async function receive({ state, deps }: WriteContext, cmds: CommandOf<"receive">[]): Promise<BatchOutcome<{ id: string }>[]> {
   if (state.mailbox.status === "disabled") {
     const error = new AppError("mailbox_disabled", `mailbox ${state.mailbox.id} is disabled and does not accept mail`);
     return cmds.map(() => ({ ok: false, error }));
   }
+  const at = new Date();
   const rows = cmds.map((cmd) => ({
     id: newId(),
     mailboxId: state.mailbox.id,
@@ -32,14 +34,27 @@ export async function receive({ state, deps }: WriteContext, cmds: CommandOf<"re
     fromAddress: cmd.head.from,
     toAddress: cmd.recipient,
     subject: cmd.head.subject,
+    cc: cmd.head.cc,
+    replyTo: cmd.head.replyTo,
+    // Stored now, so that a reply arriving before this message is processed finds its thread.
+    messageIdHeader: cmd.head.messageId,
+    inReplyTo: cmd.head.inReplyTo,
+    references: cmd.head.references,
     rawSha256: cmd.rawSha256,
     rawSize: cmd.rawSize,
     envelope: cmd.envelope,
     replyTokenId: cmd.replyToken?.id ?? null,
-    // The thread is decided when the message is processed (headers first, then the reply token).
-    threadId: null,
+    threadId: "",
+    createdAt: at,
   }));
   await deps.db.transaction(async (tx) => {
+    // In order, so that a reply sees the thread its predecessor in the same batch was given.
+    const known = new Map<string, string>();
+    for (const [i, cmd] of cmds.entries()) {
+      const row = rows[i]!;
+      row.threadId = await placeInThread(tx, state.mailbox.id, { subject: cmd.head.subject, hints: arrivalHints(cmd, state.mailbox.emailAddress, at), newId }, known);
+      if (row.messageIdHeader && !known.has(row.messageIdHeader)) known.set(row.messageIdHeader, row.threadId);
+    }
     const inserted = await tx.insert(messages).values(rows).returning();
     await tx.insert(outbox).values([
       ...inserted.map((row) => eventRow("message.received", state.mailbox.id, messageEventPayload(row))),
@@ -49,8 +64,20 @@ export async function receive({ state, deps }: WriteContext, cmds: CommandOf<"re
   return rows.map((r) => ({ ok: true, value: { id: r.id } }));
 }
 
+/** Threading hints from the head read at arrival: the same rule processing applied before. */
+function arrivalHints(cmd: CommandOf<"receive">, own: string, at: Date): ThreadHints {
+  const h = cmd.head;
+  return {
+    messageIds: [...(h.inReplyTo ? h.inReplyTo.split(/\s+/).filter(Boolean) : []), ...[...h.references].reverse()],
+    tokenThreadId: cmd.replyToken?.threadId ?? null,
+    subjectKey: h.subjectKey,
+    participantsKey: participantsKey(h.parties, own),
+    at,
+  };
+}
+
 /**
- * Applies the parse and assessment of received messages: threads each, stores the parsed
+ * Applies the parse and assessment of received messages: stores the parsed
  * fields and attachment records, sets status `processed`, writes `message.processed`, and
  * marks the processing job done, all in one transaction (so a retry never doubles it).
  * Messages are applied in order inside it, so a reply sees the thread its predecessor made.
@@ -97,32 +124,27 @@ type Applied = { row: MessageRow; attachments: AttachmentRow[]; fresh: boolean }
 
 async function applyOne(tx: Tx, state: WriteContext["state"], cmd: CommandOf<"applyProcessed">): Promise<Applied | undefined> {
   const r = cmd.result;
-  const own = state.mailbox.emailAddress;
   const current = await lockOwnMessage(tx, state.mailbox.id, cmd.messageId);
   if (!current) return undefined;
   if (current.processedAt) return { row: current, attachments: [], fresh: false }; // a job that ran twice
 
-  const at = current.createdAt;
   const subject = r.subject ?? "";
-  const subjectKey = normalizeSubject(subject);
-  const parties = participantsKey([r.fromAddress, ...r.toAddresses, ...r.ccAddresses], own);
-  let threadId = await findThread(tx, state.mailbox.id, {
-    messageIds: [...(r.inReplyTo ? [r.inReplyTo] : []), ...[...r.references].reverse()],
-    tokenThreadId: cmd.tokenThreadId,
-    subjectKey,
-    participantsKey: parties,
-    at,
-  });
-  if (threadId) {
-    await tx
-      .update(threads)
-      // New mail in an archived conversation brings it back, as in any mail client.
-      .set({ lastMessageAt: sql`greatest(${threads.lastMessageAt}, ${at.toISOString()}::timestamptz)`, status: "open" })
-      .where(eq(threads.id, threadId));
-  } else {
-    threadId = newId();
-    await tx.insert(threads).values({ id: threadId, mailboxId: state.mailbox.id, subject, subjectKey, participantsKey: parties, lastMessageAt: at, createdAt: at });
-  }
+  // The thread decided at arrival stands: a reply and a label may already name it, and the
+  // parsed head says what the arrival head said. Only a message stored before threads were
+  // decided at arrival (or one that somehow has none) is threaded here.
+  const threadId =
+    current.threadId ??
+    (await placeInThread(tx, state.mailbox.id, {
+      subject,
+      newId,
+      hints: {
+        messageIds: [...(r.inReplyTo ? [r.inReplyTo] : []), ...[...r.references].reverse()],
+        tokenThreadId: cmd.tokenThreadId,
+        subjectKey: normalizeSubject(subject),
+        participantsKey: participantsKey([r.fromAddress, ...r.toAddresses, ...r.ccAddresses], state.mailbox.emailAddress),
+        at: current.createdAt,
+      },
+    }));
 
   const [row] = await tx
     .update(messages)

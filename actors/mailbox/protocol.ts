@@ -263,7 +263,16 @@ async function enabledAction(deps: WriteContext["deps"], mailboxId: string, name
   throw new AppError("unknown_action", `this mailbox has no enabled action "${name}"`, { action: name, available: enabled.map((a) => a.name) });
 }
 
-/** The sender's earlier message with the same conversation id, or our own thread id echoed back. */
+/**
+ * The thread a protocol message names with `thread_id`, or null for a new one. A sender's
+ * earlier message with the same conversation id gives its thread. Otherwise the id may be one
+ * of our own thread ids, and the sender may name it only if it takes part in that thread:
+ * the thread holds a protocol message from the sender's mailbox (we answered it with this id),
+ * or this mailbox sent the sender a protocol message naming it. Only protocol messages count,
+ * whose sender an API key proves; addresses in mail headers prove nothing. A thread of ours
+ * the sender takes no part in is refused as not found, as if it did not exist, so a sender
+ * can neither append to a private email thread nor learn that it exists.
+ */
 async function conversationThread(tx: Tx, mailboxId: string, senderMailboxId: string, conversationId: string | undefined): Promise<string | null> {
   if (!conversationId) return null;
   const [earlier] = await tx
@@ -276,7 +285,22 @@ async function conversationThread(tx: Tx, mailboxId: string, senderMailboxId: st
   if (earlier?.threadId) return earlier.threadId;
   if (!isUuid(conversationId)) return null;
   const [own] = await tx.select({ id: threads.id }).from(threads).where(and(eq(threads.id, conversationId), eq(threads.mailboxId, mailboxId))).limit(1);
-  return own?.id ?? null;
+  // Not a thread of ours: the sender's own conversation id, which opens a thread.
+  if (!own) return null;
+  const [fromSender] = await tx
+    .select({ id: protocolMessages.messageId })
+    .from(protocolMessages)
+    .innerJoin(messages, eq(messages.id, protocolMessages.messageId))
+    .where(and(eq(protocolMessages.mailboxId, mailboxId), eq(protocolMessages.senderMailboxId, senderMailboxId), eq(messages.threadId, own.id)))
+    .limit(1);
+  if (fromSender) return own.id;
+  const [namedToSender] = await tx
+    .select({ id: protocolMessages.messageId })
+    .from(protocolMessages)
+    .where(and(eq(protocolMessages.mailboxId, senderMailboxId), eq(protocolMessages.senderMailboxId, mailboxId), eq(protocolMessages.conversationId, own.id)))
+    .limit(1);
+  if (namedToSender) return own.id;
+  throw notFound("thread", conversationId);
 }
 
 async function newThread(tx: Tx, mailboxId: string, subject: string, sender: string, at: Date): Promise<string> {

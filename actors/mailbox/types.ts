@@ -5,6 +5,7 @@ import type { ValidatorCache } from "../../src/protocol/json-schema.ts";
 import type { ProtocolInput, ResponseInput } from "../../src/protocol/types.ts";
 import type { KeyStore } from "../../src/auth/key-store.ts";
 import type { OutgoingFields } from "../../src/domain/outbound.ts";
+import type { ArrivalHead } from "../../src/mail/arrival-head.ts";
 import type { Envelope, ProcessedMail } from "../../src/mail/types.ts";
 import type { SlidingWindow } from "./rate-window.ts";
 
@@ -70,8 +71,8 @@ export type MailboxCommand =
       recipient: string;
       envelope: Envelope;
       replyToken: { id: string; threadId: string } | null;
-      /** From and Subject as read cheaply from the head, shown until the message is processed. */
-      head: { from: string; subject: string };
+      /** The head as read cheaply at arrival: shown until processing, and what the thread is decided by. */
+      head: ArrivalHead;
     }
   | { type: "createAction"; name: string; fields: ActionFields }
   | { type: "updateAction"; name: string; fields: ActionFields }

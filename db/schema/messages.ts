@@ -36,7 +36,7 @@ export const threads = pgTable(
     subject: text("subject").notNull().default(""),
     /** Subject with Re:/Fwd: prefixes and white space normalised, lowercase: the subject match key. */
     subjectKey: text("subject_key").notNull().default(""),
-    /** Sorted addresses of the other parties, joined by spaces: who the conversation is with. */
+    /** Sorted addresses of the other parties, joined by spaces (a digest when long): who the conversation is with. */
     participantsKey: text("participants_key").notNull().default(""),
     status: text("status").$type<"open" | "archived">().notNull().default("open"),
     lastMessageAt: at("last_message_at"),
@@ -44,7 +44,8 @@ export const threads = pgTable(
   },
   (t) => [
     index("threads_mailbox_last_idx").on(t.mailboxId, t.lastMessageAt.desc(), t.id.desc()),
-    index("threads_mailbox_subject_idx").on(t.mailboxId, t.subjectKey, t.participantsKey),
+    // Digests, not the text: a btree entry must fit in ~2.7 kB (see src/mail/threading.ts).
+    index("threads_mailbox_match_idx").on(t.mailboxId, sql`md5(${t.subjectKey})`, sql`md5(${t.participantsKey})`),
   ],
 );
 
@@ -55,7 +56,11 @@ export const messages = pgTable(
   {
     id: uuid("id").primaryKey(),
     mailboxId: mailboxRef(),
-    /** Null between arrival and processing (threading needs the parsed headers). */
+    /**
+     * Decided when the message arrives (inbound mail from its head, protocol messages from
+     * the conversation, outbound mail when composed); null only for rows stored before that,
+     * until they are processed, or once their thread is deleted.
+     */
     threadId: uuid("thread_id").references(() => threads.id, { onDelete: "set null" }),
     transport: text("transport").$type<"smtp" | "agent-json">().notNull(),
     direction: text("direction").$type<"inbound" | "outbound">().notNull(),
@@ -101,7 +106,7 @@ export const messages = pgTable(
     index("messages_mailbox_created_idx").on(t.mailboxId, t.createdAt.desc(), t.id.desc()),
     index("messages_from_idx").on(t.fromAddress, t.createdAt),
     index("messages_thread_idx").on(t.threadId, t.createdAt),
-    index("messages_mailbox_msgid_idx").on(t.mailboxId, t.messageIdHeader),
+    index("messages_mailbox_msgid_md5_idx").on(t.mailboxId, sql`md5(${t.messageIdHeader})`),
   ],
 );
 

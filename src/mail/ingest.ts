@@ -1,7 +1,7 @@
 import type { Mailboxes } from "../../actors/mailbox/client.ts";
 import type { Db } from "../../db/client.ts";
 import { putBlob } from "./blobs.ts";
-import { normalizeAddress } from "../domain/email.ts";
+import { arrivalHead } from "./arrival-head.ts";
 import { readHead } from "./parse/head.ts";
 import type { RecentRaw } from "./recent-raw.ts";
 import type { Recipient } from "./recipients.ts";
@@ -34,7 +34,7 @@ export class Ingest {
   async accept(arrival: Arrival): Promise<{ ids: string[] }> {
     const rawSha256 = await putBlob(this.db, arrival.raw);
     this.recent?.put(rawSha256, arrival.raw);
-    const head = summarize(arrival.headers ?? readHead(arrival.raw));
+    const head = arrivalHead(arrival.headers ?? readHead(arrival.raw));
     const envelope: Envelope = {
       mailFrom: arrival.mailFrom,
       rcptTo: arrival.recipients.map((r) => r.address),
@@ -59,13 +59,4 @@ export class Ingest {
     this.onStored();
     return { ids };
   }
-}
-
-/** From and Subject for the list until the message is processed; bounded, never throws. */
-function summarize(headers: HeaderField[]): { from: string; subject: string } {
-  const get = (k: string) => headers.find((h) => h.key.toLowerCase() === k)?.value ?? "";
-  const fromValue = get("from");
-  const angle = /<([^<>\s]+@[^<>\s]+)>/.exec(fromValue)?.[1] ?? fromValue.trim();
-  const from = normalizeAddress(angle);
-  return { from: from.ok ? from.address : "", subject: get("subject").slice(0, 998) };
 }

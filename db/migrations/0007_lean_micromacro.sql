@@ -1,0 +1,4 @@
+DROP INDEX "messages_mailbox_msgid_idx";--> statement-breakpoint
+DROP INDEX "threads_mailbox_subject_idx";--> statement-breakpoint
+CREATE INDEX "messages_mailbox_msgid_md5_idx" ON "messages" USING btree ("mailbox_id",md5("message_id_header"));--> statement-breakpoint
+CREATE INDEX "threads_mailbox_match_idx" ON "threads" USING btree ("mailbox_id",md5("subject_key"),md5("participants_key"));
