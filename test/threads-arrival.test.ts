@@ -31,10 +31,10 @@ async function deliver(raw: string): Promise<string> {
 }
 
 /** Every view of a message's thread read at once: the row, both lists and the received event. */
-async function threadViews(id: string) {
+async function threadViews(id: string, mailboxId = s.agent.id) {
   const row = (await t.api("GET", `/v1/messages/${id}`)).body.message;
-  const listed = (await t.api("GET", `/v1/mailboxes/${s.agent.id}/messages?limit=100`)).body.items.find((m: { id: string }) => m.id === id);
-  const threads = (await t.api("GET", `/v1/mailboxes/${s.agent.id}/threads?limit=100`)).body.items.map((x: { id: string }) => x.id);
+  const listed = (await t.api("GET", `/v1/mailboxes/${mailboxId}/messages?limit=100`)).body.items.find((m: { id: string }) => m.id === id);
+  const threads = (await t.api("GET", `/v1/mailboxes/${mailboxId}/threads?limit=100`)).body.items.map((x: { id: string }) => x.id);
   const [event] = await outboxRows(t, "message.received", id);
   return { row, listed, threads, event: event?.payload as { thread_id: string | null } | undefined };
 }
@@ -120,6 +120,30 @@ describe("threads at arrival", () => {
     expect(res.status).toBe(202);
     const v = await threadViews(res.body.message_ids[0]);
     expect(expectOneThread(v)).toBe(sent.body.message.thread_id);
+  });
+});
+
+describe("every path that creates a message threads it at insert", () => {
+  test("internal delivery of our own outbound mail", async () => {
+    const subject = `Internal ${randomBytes(4).toString("hex")}`;
+    const sent = await t.api("POST", `/v1/mailboxes/${s.agent.id}/send`, { body: { to: [s.primary.email_address], subject, textBody: "Hi" } });
+    expect(sent.status).toBe(201);
+    expect(sent.body.message.thread_id).toMatch(UUID);
+    const arrived = await waitFor(async () => {
+      const list = await t.api("GET", `/v1/mailboxes/${s.primary.id}/messages?direction=inbound`);
+      return list.body.items.find((m: { subject: string }) => m.subject === subject);
+    }, "internal delivery");
+    expectOneThread(await threadViews(arrived.id, s.primary.id));
+  });
+
+  test("a protocol message", async () => {
+    const res = await t.api("POST", "/.agent/inbox", {
+      token: s.primaryKey.token,
+      body: { subject: "Protocol hello", body: "Hi" },
+      headers: { host: `${s.agent.protocol_host}:${new URL(t.url).port}` },
+    });
+    expect(res.status).toBe(201);
+    expect(expectOneThread(await threadViews(res.body.id))).toBe(res.body.thread_id);
   });
 });
 
