@@ -44,18 +44,19 @@ export async function receive({ state, deps }: WriteContext, cmds: CommandOf<"re
     rawSize: cmd.rawSize,
     envelope: cmd.envelope,
     replyTokenId: cmd.replyToken?.id ?? null,
-    threadId: "",
     createdAt: at,
   }));
   await deps.db.transaction(async (tx) => {
     // In order, so that a reply sees the thread its predecessor in the same batch was given.
     const known = new Map<string, string>();
+    const threaded = [];
     for (const [i, cmd] of cmds.entries()) {
       const row = rows[i]!;
-      row.threadId = await placeInThread(tx, state.mailbox.id, { subject: cmd.head.subject, hints: arrivalHints(cmd, state.mailbox.emailAddress, at), newId }, known);
-      if (row.messageIdHeader && !known.has(row.messageIdHeader)) known.set(row.messageIdHeader, row.threadId);
+      const threadId = await placeInThread(tx, state.mailbox.id, { subject: cmd.head.subject, hints: arrivalHints(cmd, state.mailbox.emailAddress, at), newId }, known);
+      if (row.messageIdHeader && !known.has(row.messageIdHeader)) known.set(row.messageIdHeader, threadId);
+      threaded.push({ ...row, threadId });
     }
-    const inserted = await tx.insert(messages).values(rows).returning();
+    const inserted = await tx.insert(messages).values(threaded).returning();
     await tx.insert(outbox).values([
       ...inserted.map((row) => eventRow("message.received", state.mailbox.id, messageEventPayload(row))),
       ...cmds.map((cmd, i) => jobRow("mail.process", state.mailbox.id, { message_id: rows[i]!.id, token_thread_id: cmd.replyToken?.threadId ?? null })),

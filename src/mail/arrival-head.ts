@@ -6,8 +6,8 @@ import type { HeaderField } from "./types.ts";
 /**
  * What the owner actor needs of a message's head when it arrives: what the list shows and a
  * reply needs until processing (From, Subject, Reply-To, Cc), and everything threading reads
- * (Message-ID, In-Reply-To, References, the parties). Message ids take mailparser's form (`<…>`), so what is stored
- * at arrival and what processing stores compare equal.
+ * (Message-ID, In-Reply-To, References, the parties). Message ids take mailparser's form
+ * (`<…>`), so what is stored at arrival and what processing stores compare equal.
  */
 export interface ArrivalHead {
   from: string;
