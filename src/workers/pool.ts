@@ -31,7 +31,7 @@ const CLOSE_WAIT_MS = 2000;
 interface Job<Q, R> {
   id: number;
   input: Q;
-  transfer: Transferable[];
+  transfer: Bun.Transferable[];
   resolve: (outcome: PoolOutcome<R>) => void;
 }
 
@@ -63,7 +63,7 @@ export class WorkerPool<Q, R> {
   }
 
   /** Runs one call; `transfer` lists buffers of `input` to move rather than copy. */
-  run(input: Q, transfer: Transferable[] = []): Promise<PoolOutcome<R>> {
+  run(input: Q, transfer: Bun.Transferable[] = []): Promise<PoolOutcome<R>> {
     if (this.#closed) return Promise.resolve(failed("closed", "the pool is closed"));
     return new Promise((resolve) => {
       this.#queue.push({ id: this.#nextId++, input, transfer, resolve });

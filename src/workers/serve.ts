@@ -14,7 +14,7 @@ export type WorkerReply<R> =
 declare var self: Worker;
 
 /** Serves calls in this worker; `transferOf` names buffers of a result to move instead of copy. */
-export function serveWorker<Q, R>(handle: (input: Q) => R | Promise<R>, transferOf: (value: R) => Transferable[] = () => []): void {
+export function serveWorker<Q, R>(handle: (input: Q) => R | Promise<R>, transferOf: (value: R) => Bun.Transferable[] = () => []): void {
   self.onmessage = async (event: MessageEvent<WorkerRequest<Q>>) => {
     const { id, input } = event.data;
     let reply: WorkerReply<R>;
