@@ -14,7 +14,7 @@ import { Owners } from "./domain/owners.ts";
 import { Suppressions } from "./domain/suppressions.ts";
 import { SenderProfiles } from "./domain/sender-profiles.ts";
 import { Intelligence } from "./intel/service.ts";
-import { localEngine } from "./intel/local/index.ts";
+import { PooledLocalEngine } from "./intel/pooled.ts";
 import { LlmEngine } from "./intel/llm/engine.ts";
 import { ServiceMetrics } from "./metrics/service-metrics.ts";
 import { createHttpApp } from "./http/app.ts";
@@ -157,14 +157,16 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const accounts = new Accounts(database.db, config);
     const senderProfiles = new SenderProfiles(database.db, accounts);
     metrics.watch({ db: database.db, actors, jetstreamBacklog: () => webhooks.jetstreamBacklog() });
-    const engine = config.llm ? new LlmEngine(config.llm, localEngine) : localEngine;
+    const local = new PooledLocalEngine({ workers: config.intelLocalWorkers, timeoutMs: config.intelLocalTimeoutMs, log: log.child({ component: "intel" }) });
+    cleanups.push(() => local.close());
+    const engine = config.llm ? new LlmEngine(config.llm, local) : local;
     const app = createHttpApp({
       db: database.db,
       accounts,
       suppressions: new Suppressions(database.db, accounts),
       senderProfiles,
       metrics,
-      intel: new Intelligence(database.db, senderProfiles, engine, localEngine, log.child({ component: "intel" })),
+      intel: new Intelligence(database.db, senderProfiles, engine, local, log.child({ component: "intel" })),
       owners: new Owners(database.db),
       mailboxes: mailboxesClient,
       mail: { ingest, recipients, runner, mailDomain: config.mailDomain, maxMessageBytes: config.smtpMaxMessageBytes },
