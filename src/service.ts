@@ -33,7 +33,7 @@ import { Recipients } from "./mail/recipients.ts";
 import { smtpBridge } from "./mail/smtp-bridge.ts";
 import { startSmtpIngress } from "./smtp/server.ts";
 import { WebhookSystem } from "./webhooks/index.ts";
-import { ValidatorCache } from "./protocol/json-schema.ts";
+import { SchemaValidators } from "./protocol/validation.ts";
 import { ProtocolHosts } from "./protocol/hosts.ts";
 import { autoReplies } from "./protocol/auto-reply.ts";
 
@@ -89,6 +89,9 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     // The actors hand new deliveries and jobs over after commit; both exist only further down.
     let webhooksSlot: WebhookSystem | undefined;
     let runner: JobRunner | undefined;
+    // Tenants' schemas are validated inline when cheap, else in a worker with a budget.
+    const validators = new SchemaValidators({ timeoutMs: config.schemaValidationTimeoutMs });
+    cleanups.push(() => validators.close());
     const actors = new ActorSystem({ idleMs: config.actorIdleSeconds * 1000, logger: log.child({ component: "actors" }) });
     actors.register(
       mailboxActor({
@@ -100,7 +103,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         rateLimit: { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowSeconds * 1000 },
         mailDomain: config.mailDomain,
         replyTokenTtlMs: config.replyTokenTtlSeconds * 1000,
-        validators: new ValidatorCache(),
+        validators,
         handOver: { deliveries: (ids) => webhooksSlot?.handOver(ids), jobs: () => runner?.poke() },
       }),
     );
