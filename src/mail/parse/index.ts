@@ -32,12 +32,15 @@ export interface MailParserOptions {
 
 const MAX_REASON = 300;
 
+/** What a worker answers for one message. */
+export type Parsed = { mail: ParsedMail; extractedText: string };
+
 const reasonOf = (prefix: string, message: string) =>
   `${prefix}${message.replace(/[\r\n\0]+/g, " ").trim()}`.slice(0, MAX_REASON);
 
 export class MailParser {
   readonly #maxBytes: number;
-  readonly #pool: WorkerPool<Uint8Array, ParsedMail>;
+  readonly #pool: WorkerPool<Uint8Array, Parsed>;
 
   constructor(opts: MailParserOptions = {}) {
     const workers = positive(opts.workers, PARSE_DEFAULTS.workers, "workers");
@@ -54,7 +57,7 @@ export class MailParser {
     const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
     const sent = whole ? raw : raw.slice();
     const outcome = await this.#pool.run(sent, whole ? [] : [sent.buffer as ArrayBuffer]);
-    if (outcome.ok) return { ok: true, mail: outcome.value };
+    if (outcome.ok) return { ok: true, ...outcome.value };
     const reason = outcome.kind === "timeout" ? "parse_timeout" : outcome.kind === "closed" ? "parser_closed" : reasonOf("parse_error: ", outcome.message);
     return failure(reason, raw);
   }
