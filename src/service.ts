@@ -169,7 +169,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       suppressions: new Suppressions(database.db, accounts),
       senderProfiles,
       metrics,
-      intel: new Intelligence(database.db, senderProfiles, engine, local, log.child({ component: "intel" })),
+      intel: new Intelligence(database.db, senderProfiles, engine, local, log.child({ component: "intel" }), (parts) => local.extractTexts(parts)),
       owners: new Owners(database.db),
       mailboxes: mailboxesClient,
       mail: { ingest, recipients, runner, mailDomain: config.mailDomain, maxMessageBytes: config.smtpMaxMessageBytes },

@@ -45,6 +45,12 @@ export class PooledLocalEngine implements IntelEngine {
     return this.#call({ op: "digest", input: t }, { op: "digest", input: { ...t, messages: t.messages.map(bounded) } }) as Promise<Digest>;
   }
 
+  /** extractText() of each message's parts (messages without extracted_text). */
+  extractTexts(parts: { text: string | null; html: string | null }[]): Promise<string[]> {
+    const bounded = parts.map((p) => ({ text: p.text?.slice(0, FALLBACK_TEXT) ?? null, html: p.html?.slice(0, FALLBACK_TEXT) ?? null }));
+    return this.#call({ op: "texts", input: parts }, { op: "texts", input: bounded }) as Promise<string[]>;
+  }
+
   /** Sender assessments are a few sentences from counts: no text to bound, so no worker. */
   assessSender = localEngine.assessSender;
 
