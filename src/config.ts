@@ -36,6 +36,11 @@ export interface Config {
   smtpTls: { keyFile: string; certFile: string } | undefined;
   parseTimeoutMs: number;
   parseWorkers: number;
+  /** The local intelligence engine's worker pool: threads and the time budget of one call. */
+  intelLocalWorkers: number;
+  intelLocalTimeoutMs: number;
+  /** Time budget of validating one instance against an action schema, in a worker. */
+  schemaValidationTimeoutMs: number;
   dnsTimeoutMs: number;
   deliveryMaxAttempts: number;
   jobPollMs: number;
@@ -144,6 +149,9 @@ export function loadConfig(env: Env = process.env): Config {
     smtpTls: undefined,
     parseTimeoutMs: int("PARSE_TIMEOUT_MS", 5000, 100, 120_000),
     parseWorkers: int("PARSE_WORKERS", 2, 1, 64),
+    intelLocalWorkers: int("INTEL_LOCAL_WORKERS", 1, 1, 64),
+    intelLocalTimeoutMs: int("INTEL_LOCAL_TIMEOUT_MS", 5000, 100, 120_000),
+    schemaValidationTimeoutMs: int("SCHEMA_VALIDATION_TIMEOUT_MS", 1000, 50, 60_000),
     dnsTimeoutMs: int("DNS_TIMEOUT_MS", 1500, 50, 30_000),
     jobLeaseSeconds: int("JOB_LEASE_SECONDS", 60, 2, 3600),
     webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 15_000, 100, 120_000),

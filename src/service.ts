@@ -14,7 +14,7 @@ import { Owners } from "./domain/owners.ts";
 import { Suppressions } from "./domain/suppressions.ts";
 import { SenderProfiles } from "./domain/sender-profiles.ts";
 import { Intelligence } from "./intel/service.ts";
-import { localEngine } from "./intel/local/index.ts";
+import { PooledLocalEngine } from "./intel/pooled.ts";
 import { LlmEngine } from "./intel/llm/engine.ts";
 import { ServiceMetrics } from "./metrics/service-metrics.ts";
 import { createHttpApp } from "./http/app.ts";
@@ -33,7 +33,7 @@ import { Recipients } from "./mail/recipients.ts";
 import { smtpBridge } from "./mail/smtp-bridge.ts";
 import { startSmtpIngress } from "./smtp/server.ts";
 import { WebhookSystem } from "./webhooks/index.ts";
-import { ValidatorCache } from "./protocol/json-schema.ts";
+import { SchemaValidators } from "./protocol/validation.ts";
 import { ProtocolHosts } from "./protocol/hosts.ts";
 import { autoReplies } from "./protocol/auto-reply.ts";
 
@@ -89,6 +89,9 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     // The actors hand new deliveries and jobs over after commit; both exist only further down.
     let webhooksSlot: WebhookSystem | undefined;
     let runner: JobRunner | undefined;
+    // Tenants' schemas are validated inline when cheap, else in a worker with a budget.
+    const validators = new SchemaValidators({ timeoutMs: config.schemaValidationTimeoutMs });
+    cleanups.push(() => validators.close());
     const actors = new ActorSystem({ idleMs: config.actorIdleSeconds * 1000, logger: log.child({ component: "actors" }) });
     actors.register(
       mailboxActor({
@@ -100,7 +103,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         rateLimit: { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowSeconds * 1000 },
         mailDomain: config.mailDomain,
         replyTokenTtlMs: config.replyTokenTtlSeconds * 1000,
-        validators: new ValidatorCache(),
+        validators,
         handOver: { deliveries: (ids) => webhooksSlot?.handOver(ids), jobs: () => runner?.poke() },
       }),
     );
@@ -157,14 +160,16 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const accounts = new Accounts(database.db, config);
     const senderProfiles = new SenderProfiles(database.db, accounts);
     metrics.watch({ db: database.db, actors, jetstreamBacklog: () => webhooks.jetstreamBacklog() });
-    const engine = config.llm ? new LlmEngine(config.llm, localEngine) : localEngine;
+    const local = new PooledLocalEngine({ workers: config.intelLocalWorkers, timeoutMs: config.intelLocalTimeoutMs, log: log.child({ component: "intel" }) });
+    cleanups.push(() => local.close());
+    const engine = config.llm ? new LlmEngine(config.llm, local) : local;
     const app = createHttpApp({
       db: database.db,
       accounts,
       suppressions: new Suppressions(database.db, accounts),
       senderProfiles,
       metrics,
-      intel: new Intelligence(database.db, senderProfiles, engine, localEngine, log.child({ component: "intel" })),
+      intel: new Intelligence(database.db, senderProfiles, engine, local, log.child({ component: "intel" }), (parts) => local.extractTexts(parts)),
       owners: new Owners(database.db),
       mailboxes: mailboxesClient,
       mail: { ingest, recipients, runner, mailDomain: config.mailDomain, maxMessageBytes: config.smtpMaxMessageBytes },

@@ -21,7 +21,6 @@ import { putBlob } from "../../src/mail/blobs.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
 import { snippetOf } from "../../src/mail/extract.ts";
 import { normalizeSubject } from "../../src/mail/threading.ts";
-import { issuesOf } from "../../src/protocol/json-schema.ts";
 import { CALLBACK_SIGNATURE_HEADER } from "../../src/protocol/discovery.ts";
 import { AUTO_SEND_ACTION, type ResponseInput } from "../../src/protocol/types.ts";
 import { insertDirectDeliveries } from "../../src/webhooks/direct.ts";
@@ -50,10 +49,7 @@ export async function receiveProtocol({ state, deps }: WriteContext, cmd: Comman
     if (!input.body || input.body.trim() === "") throw validationError("a message without an action needs a body", [{ path: "body", message: "must not be empty when no action is given" }]);
   } else {
     const action = await enabledAction(deps, mailbox.id, input.action);
-    const issues = issuesOf(deps.validators.get(action.id, action.updatedAt.getTime(), "parameters", action.parameterSchema as object), input.parameters ?? {});
-    if (issues.length > 0) {
-      throw new AppError("schema_validation_failed", `parameters do not match the schema of action "${action.name}": ${issues[0]!.path} ${issues[0]!.message}`, { action: action.name, errors: issues });
-    }
+    await matchSchema(deps, action, "parameters", input.parameters ?? {});
   }
 
   const id = newId();
@@ -126,10 +122,7 @@ export async function respond({ state, deps }: WriteContext, cmd: CommandOf<"res
     const [action] = await deps.db.select().from(actions).where(and(eq(actions.mailboxId, state.mailbox.id), eq(actions.name, protocol.action))).limit(1);
     // An action deleted since the message arrived has no schema left to hold the answer to.
     if (action) {
-      const issues = issuesOf(deps.validators.get(action.id, action.updatedAt.getTime(), "response", action.responseSchema as object), input.structuredData ?? {});
-      if (issues.length > 0) {
-        throw new AppError("schema_validation_failed", `structured_data does not match the response schema of action "${action.name}": ${issues[0]!.path} ${issues[0]!.message}`, { action: action.name, errors: issues });
-      }
+      await matchSchema(deps, action, "response", input.structuredData ?? {});
     }
   }
 
@@ -253,6 +246,26 @@ async function callbackSecret(tx: Tx, senderMailboxId: string): Promise<string |
     .where(eq(mailboxes.id, senderMailboxId))
     .returning({ secret: mailboxes.callbackSecret });
   return row?.secret ?? null;
+}
+
+/**
+ * Validates a value against one of the action's schemas (src/protocol/validation.ts): a
+ * mismatch, a value over the size bound or a validation over its time budget is
+ * schema_validation_failed, with `reason` telling them apart.
+ */
+async function matchSchema(deps: WriteContext["deps"], action: ActionRow, which: "parameters" | "response", value: unknown): Promise<void> {
+  const schema = (which === "parameters" ? action.parameterSchema : action.responseSchema) as object;
+  const what = which === "parameters" ? "parameters" : "structured_data";
+  const against = which === "parameters" ? `the schema of action "${action.name}"` : `the response schema of action "${action.name}"`;
+  const checked = await deps.validators.validate(action.id, action.updatedAt.getTime(), which, schema, value);
+  if (!checked.ok) {
+    if (checked.reason === "unavailable") throw new AppError("service_unavailable", `${what} ${checked.message}`, {}, { "Retry-After": "5" });
+    throw new AppError("schema_validation_failed", `${what} ${checked.message}`, { action: action.name, reason: checked.reason, errors: [] });
+  }
+  const issues = checked.issues;
+  if (issues.length > 0) {
+    throw new AppError("schema_validation_failed", `${what} do${which === "parameters" ? "" : "es"} not match ${against}: ${issues[0]!.path} ${issues[0]!.message}`, { action: action.name, reason: "mismatch", errors: issues });
+  }
 }
 
 async function enabledAction(deps: WriteContext["deps"], mailboxId: string, name: string): Promise<ActionRow> {

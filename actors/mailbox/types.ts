@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client.ts";
 import type { AgentRuntimeBindingRow, ApiKeyRow, AutopilotPolicyRow, MailboxRow, PermissionTier, PolicyMode } from "../../db/schema/index.ts";
 import type { ActionFields } from "../../src/domain/actions.ts";
-import type { ValidatorCache } from "../../src/protocol/json-schema.ts";
+import type { SchemaValidators } from "../../src/protocol/validation.ts";
 import type { ProtocolInput, ResponseInput } from "../../src/protocol/types.ts";
 import type { KeyStore } from "../../src/auth/key-store.ts";
 import type { OutgoingFields } from "../../src/domain/outbound.ts";
@@ -124,7 +124,7 @@ export interface MailboxActorDeps {
   mailDomain: string;
   replyTokenTtlMs: number;
   /** Compiled action schemas, shared by every mailbox of the node. */
-  validators: ValidatorCache;
+  validators: SchemaValidators;
   /** After a commit: hands new deliveries to the transport and wakes the job runner. */
   handOver: { deliveries(ids: string[]): void; jobs(): void };
 }

@@ -16,8 +16,13 @@ export function displayName(from: string | null): string | null {
   return name ? name : null;
 }
 
-/** A stored message as the engines see it. */
-export function messageInput(row: MessageRow, fromName: string | null = null): IntelMessage {
+/** The parts to make a message's text from, when it has no extracted_text (outbound mail, or not processed yet). */
+export function missingText(row: MessageRow): { text: string | null; html: string | null } | null {
+  return row.extractedText === null ? { text: row.textBody, html: row.htmlBody } : null;
+}
+
+/** A stored message as the engines see it; `text` is its text when made elsewhere (missingText). */
+export function messageInput(row: MessageRow, fromName: string | null = null, text?: string): IntelMessage {
   const sent = Date.parse(header(row, "date") ?? "");
   return {
     id: row.id,
@@ -31,13 +36,13 @@ export function messageInput(row: MessageRow, fromName: string | null = null): I
     cc: row.cc,
     subject: row.subject,
     // Outbound mail has no extracted_text: its text part, or its HTML as text.
-    text: row.extractedText ?? extractText({ text: row.textBody, html: row.htmlBody }),
+    text: text ?? row.extractedText ?? extractText({ text: row.textBody, html: row.htmlBody }),
     date: Number.isFinite(sent) ? new Date(sent) : row.createdAt,
   };
 }
 
-export function threadInput(thread: ThreadRow, self: string, rows: MessageRow[]): IntelThread {
-  return { id: thread.id, subject: thread.subject, status: thread.status, self, messages: rows.map((r) => messageInput(r)) };
+export function threadInput(thread: ThreadRow, self: string, rows: MessageRow[], texts: (string | undefined)[] = []): IntelThread {
+  return { id: thread.id, subject: thread.subject, status: thread.status, self, messages: rows.map((r, i) => messageInput(r, null, texts[i])) };
 }
 
 /** What a result was made from, as a short hash: a different one means the result is stale. */

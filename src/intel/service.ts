@@ -6,7 +6,7 @@ import { AppError, notFound } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { EngineInfo, IntelEngine } from "./engine.ts";
 import { withFallback } from "./fallback.ts";
-import { DIGEST_MAX_MESSAGES, fingerprint, messageInput, threadInput } from "./inputs.ts";
+import { DIGEST_MAX_MESSAGES, fingerprint, messageInput, missingText, threadInput } from "./inputs.ts";
 import { senderFacts } from "./sender-facts.ts";
 
 export interface IntelResult {
@@ -19,6 +19,9 @@ export interface IntelResult {
   /** Read from the cache rather than made by this request. */
   cached: boolean;
 }
+
+/** extractText() of several messages' parts, made off the event loop (PooledLocalEngine.extractTexts). */
+export type TextMaker = (parts: { text: string | null; html: string | null }[]) => Promise<string[]>;
 
 /** One thing to know about, loaded: where it belongs, what it is made from, how to make it. */
 interface Subject {
@@ -42,6 +45,8 @@ export class Intelligence {
     private readonly engine: IntelEngine,
     private readonly local: IntelEngine,
     private readonly log?: Logger,
+    /** Without one, texts are made inline (tests of the service alone). */
+    private readonly makeTexts?: TextMaker,
   ) {}
 
   get engineInfo(): EngineInfo {
@@ -120,7 +125,8 @@ export class Intelligence {
   private async loadMessage(kind: "summary" | "extractions", id: string): Promise<Subject> {
     const [found] = await this.db.select({ m: messages, accountId: mailboxes.accountId }).from(messages).innerJoin(mailboxes, eq(mailboxes.id, messages.mailboxId)).where(eq(messages.id, id)).limit(1);
     if (!found) throw notFound("message", id);
-    const input = messageInput(found.m);
+    const [text] = await this.texts([found.m]);
+    const input = messageInput(found.m, null, text);
     return {
       accountId: found.accountId,
       mailboxId: found.m.mailboxId,
@@ -138,13 +144,27 @@ export class Intelligence {
       .limit(1);
     if (!found) throw notFound("thread", id);
     const latest = await this.db.select().from(messages).where(eq(messages.threadId, id)).orderBy(desc(messages.createdAt), desc(messages.id)).limit(DIGEST_MAX_MESSAGES);
-    const input = threadInput(found.t, found.self, latest.reverse());
+    const rows = latest.reverse();
+    const input = threadInput(found.t, found.self, rows, await this.texts(rows));
     return {
       accountId: found.accountId,
       mailboxId: found.t.mailboxId,
       sourceVersion: fingerprint(input),
       make: async (engine) => ({ ...(await engine.digest(input)) }),
     };
+  }
+
+  /**
+   * The texts of rows without extracted_text: HTML conversion costs tens of milliseconds per
+   * message, and a digest reads up to 100 of them.
+   */
+  private async texts(rows: (typeof messages.$inferSelect)[]): Promise<(string | undefined)[]> {
+    const missing = rows.map(missingText);
+    const wanted = missing.filter((m) => m !== null);
+    if (!this.makeTexts || wanted.length === 0) return rows.map(() => undefined);
+    const made = await this.makeTexts(wanted);
+    let next = 0;
+    return missing.map((m) => (m === null ? undefined : made[next++]));
   }
 
   private async loadSender(id: string): Promise<Subject> {

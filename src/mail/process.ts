@@ -5,7 +5,7 @@ import { messages, protocolMessages, type MessageRow, type OutboxRow } from "../
 import { dispositionFor } from "../domain/sender-profiles.ts";
 import type { Assessor } from "./assess/index.ts";
 import { getBlob, putBlob } from "./blobs.ts";
-import { extractText, snippetOf } from "./extract.ts";
+import { snippetOf } from "./extract.ts";
 import type { MailParser } from "./parse/index.ts";
 import type { RecentRaw } from "./recent-raw.ts";
 import type { ParsedMail, ProcessedMail } from "./types.ts";
@@ -41,7 +41,7 @@ export class InboundProcessor {
     const disposition = await dispositionFor(this.db, message.mailboxId, mail?.from?.address || message.fromAddress);
     const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition });
 
-    const result = mail ? await this.fromParsed(mail, assessment) : fallback(message, headers, assessment);
+    const result = outcome.ok ? await this.fromParsed(outcome.mail, outcome.extractedText, assessment) : fallback(message, headers, assessment);
     await this.mailboxes.applyProcessed(message.mailboxId, {
       messageId,
       jobId: job.id,
@@ -99,12 +99,11 @@ export class InboundProcessor {
     });
   }
 
-  private async fromParsed(mail: ParsedMail, assessment: ProcessedMail["assessment"]): Promise<ProcessedMail> {
+  private async fromParsed(mail: ParsedMail, extracted: string, assessment: ProcessedMail["assessment"]): Promise<ProcessedMail> {
     const stored = [];
     for (const a of mail.attachments) {
       stored.push({ filename: a.filename, mimeType: a.contentType, size: a.size, contentId: a.contentId, sha256: await putBlob(this.db, a.content) });
     }
-    const extracted = extractText({ text: mail.text, html: mail.html });
     return {
       headers: mail.headers,
       messageIdHeader: mail.messageId,

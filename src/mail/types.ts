@@ -47,7 +47,8 @@ export interface ParsedMail {
 }
 
 export type ParseOutcome =
-  | { ok: true; mail: ParsedMail }
+  /** `extractedText` is extractText() of the mail, made in the parser's worker (src/mail/extract.ts). */
+  | { ok: true; mail: ParsedMail; extractedText: string }
   /** Over the time or size budget, or the parser threw: the raw message is kept, and the
    *  headers that could be read cheaply from the head of the message are returned. */
   | { ok: false; reason: string; headers: HeaderField[] };

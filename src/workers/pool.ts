@@ -1,0 +1,170 @@
+/**
+ * A small pool of Bun Workers that run CPU-heavy calls off the event loop, each with a time
+ * budget: a call that overruns it has its worker terminated and replaced, so hostile input
+ * costs one thread for the budget, never the node. Used by the MIME parser (src/mail/parse)
+ * and the local intelligence engine (src/intel/worker-engine.ts); the worker side is
+ * `serveWorker` in ./serve.ts.
+ *
+ * A call never rejects; it resolves with the worker's value or a failure:
+ *   timeout   the call overran `timeoutMs` (counted from when a worker takes it, not while queued)
+ *   failed    the handler threw, or the worker died, failed to start or could not be reached
+ *   closed    close() was called before the call finished, or run() after it
+ */
+import type { WorkerReply, WorkerRequest } from "./serve.ts";
+
+export interface WorkerPoolOptions {
+  /** The worker's module; it calls serveWorker. */
+  url: URL;
+  /** Threads, started on demand. */
+  workers: number;
+  /** Time budget of one call in milliseconds. */
+  timeoutMs: number;
+}
+
+export type PoolOutcome<R> = { ok: true; value: R } | { ok: false; kind: "timeout" | "failed" | "closed"; message: string };
+
+/** A worker that has not said "ready" by then is taken for broken. */
+const BOOT_TIMEOUT_MS = 15_000;
+/** close() waits this long at most for terminated workers to report closed. */
+const CLOSE_WAIT_MS = 2000;
+
+interface Job<Q, R> {
+  id: number;
+  input: Q;
+  transfer: Bun.Transferable[];
+  resolve: (outcome: PoolOutcome<R>) => void;
+}
+
+interface Slot<Q, R> {
+  worker: Worker;
+  ready: boolean;
+  job: Job<Q, R> | null;
+  timer: ReturnType<typeof setTimeout> | null;
+  closed: Promise<void>;
+}
+
+const failed = (kind: "timeout" | "failed" | "closed", message: string) => ({ ok: false, kind, message }) as const;
+
+export class WorkerPool<Q, R> {
+  readonly #url: URL;
+  readonly #workers: number;
+  readonly #timeoutMs: number;
+  readonly #queue: Job<Q, R>[] = [];
+  readonly #slots: Slot<Q, R>[] = [];
+  #nextId = 1;
+  #closed = false;
+
+  constructor(opts: WorkerPoolOptions) {
+    if (!Number.isFinite(opts.workers) || opts.workers <= 0) throw new RangeError("WorkerPool: workers must be a positive number");
+    if (!Number.isFinite(opts.timeoutMs) || opts.timeoutMs <= 0) throw new RangeError("WorkerPool: timeoutMs must be a positive number");
+    this.#url = opts.url;
+    this.#workers = Math.max(1, Math.floor(opts.workers));
+    this.#timeoutMs = opts.timeoutMs;
+  }
+
+  /** Runs one call; `transfer` lists buffers of `input` to move rather than copy. */
+  run(input: Q, transfer: Bun.Transferable[] = []): Promise<PoolOutcome<R>> {
+    if (this.#closed) return Promise.resolve(failed("closed", "the pool is closed"));
+    return new Promise((resolve) => {
+      this.#queue.push({ id: this.#nextId++, input, transfer, resolve });
+      this.#pump();
+    });
+  }
+
+  /** Terminates the workers; calls still queued or running resolve as "closed". */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const job of this.#queue.splice(0)) job.resolve(failed("closed", "the pool is closed"));
+    const slots = this.#slots.splice(0);
+    for (const slot of slots) {
+      this.#settle(slot, failed("closed", "the pool is closed"));
+      slot.worker.terminate();
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gaveUp = new Promise<void>((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)));
+    await Promise.race([Promise.all(slots.map((s) => s.closed)), gaveUp]);
+    clearTimeout(timer);
+  }
+
+  /** Hands queued jobs to idle ready workers, starting workers up to the pool size. */
+  #pump(): void {
+    if (this.#closed) return;
+    while (this.#queue.length > 0) {
+      const slot = this.#slots.find((s) => s.ready && !s.job);
+      if (!slot) break;
+      this.#dispatch(slot, this.#queue.shift()!);
+    }
+    const starting = this.#slots.filter((s) => !s.ready).length;
+    while (this.#queue.length > starting && this.#slots.length < this.#workers) this.#spawn();
+  }
+
+  #dispatch(slot: Slot<Q, R>, job: Job<Q, R>): void {
+    slot.job = job;
+    slot.timer = setTimeout(() => this.#kill(slot, failed("timeout", `the call overran its budget of ${this.#timeoutMs} ms`)), this.#timeoutMs);
+    try {
+      slot.worker.postMessage({ id: job.id, input: job.input } satisfies WorkerRequest<Q>, job.transfer);
+    } catch (err) {
+      this.#kill(slot, failed("failed", `could not send the call to a worker: ${String(err)}`));
+    }
+  }
+
+  #spawn(): void {
+    const worker = new Worker(this.#url);
+    // Idle threads must not keep the process alive; a running call holds its timer.
+    worker.unref();
+    let onClose!: () => void;
+    const slot: Slot<Q, R> = { worker, ready: false, job: null, timer: null, closed: new Promise((r) => (onClose = r)) };
+    slot.timer = setTimeout(() => this.#kill(slot, failed("failed", "worker did not start")), BOOT_TIMEOUT_MS);
+    this.#slots.push(slot);
+
+    worker.addEventListener("message", (event: MessageEvent<WorkerReply<R>>) => {
+      if (!this.#slots.includes(slot)) return; // a late message from a worker already dropped
+      const msg = event.data;
+      if (msg.type === "ready") {
+        clearTimeout(slot.timer!);
+        slot.timer = null;
+        slot.ready = true;
+      } else if (slot.job?.id === msg.id) {
+        this.#settle(slot, msg.ok ? { ok: true, value: msg.value } : failed("failed", msg.error));
+      }
+      this.#pump();
+    });
+    worker.addEventListener("error", (event: ErrorEvent) => {
+      this.#kill(slot, failed("failed", `worker failed: ${event.message || "unknown error"}`));
+    });
+    worker.addEventListener("messageerror", () => {
+      this.#kill(slot, failed("failed", "worker reply could not be read"));
+    });
+    worker.addEventListener("close", () => {
+      onClose();
+      this.#kill(slot, failed("failed", "worker exited"));
+    });
+  }
+
+  /**
+   * Drops a worker, failing the job it holds. A worker that dies while starting takes the
+   * oldest queued job with it, so a worker that can never start fails calls instead of
+   * leaving them queued for ever, and is not respawned in a tight loop.
+   */
+  #kill(slot: Slot<Q, R>, outcome: PoolOutcome<R>): void {
+    const at = this.#slots.indexOf(slot);
+    if (at < 0) return;
+    this.#slots.splice(at, 1);
+    const bootFailure = !slot.ready;
+    this.#settle(slot, outcome);
+    slot.worker.terminate();
+    if (bootFailure) this.#queue.shift()?.resolve(outcome);
+    // Replace it at once so the pool stays warm; #pump starts one only if work is waiting.
+    if (!this.#closed && !bootFailure && this.#slots.length < this.#workers) this.#spawn();
+    this.#pump();
+  }
+
+  #settle(slot: Slot<Q, R>, outcome: PoolOutcome<R>): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    const job = slot.job;
+    slot.job = null;
+    job?.resolve(outcome);
+  }
+}

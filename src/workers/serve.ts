@@ -1,0 +1,34 @@
+/**
+ * The worker side of WorkerPool (./pool.ts): takes { id, input }, answers { id, ok, value } or
+ * { id, ok: false, error }. The pool owns the time budget and terminates the thread when a
+ * call overruns it, so handlers need not be interruptible. Imports nothing, so a worker loads
+ * only what its handler needs.
+ */
+
+export type WorkerRequest<Q> = { id: number; input: Q };
+export type WorkerReply<R> =
+  | { type: "ready" }
+  | { type: "done"; id: number; ok: true; value: R }
+  | { type: "done"; id: number; ok: false; error: string };
+
+declare var self: Worker;
+
+/** Serves calls in this worker; `transferOf` names buffers of a result to move instead of copy. */
+export function serveWorker<Q, R>(handle: (input: Q) => R | Promise<R>, transferOf: (value: R) => Bun.Transferable[] = () => []): void {
+  self.onmessage = async (event: MessageEvent<WorkerRequest<Q>>) => {
+    const { id, input } = event.data;
+    let reply: WorkerReply<R>;
+    try {
+      reply = { type: "done", id, ok: true, value: await handle(input) };
+    } catch (err) {
+      reply = { type: "done", id, ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+    try {
+      self.postMessage(reply, reply.ok ? transferOf(reply.value) : []);
+    } catch (err) {
+      // Not cloneable after all: report that rather than leave the pool waiting for the budget.
+      self.postMessage({ type: "done", id, ok: false, error: `result not transferable: ${String(err)}` } satisfies WorkerReply<R>);
+    }
+  };
+  self.postMessage({ type: "ready" } satisfies WorkerReply<R>);
+}
