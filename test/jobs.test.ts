@@ -8,7 +8,10 @@ import { JobRunner, type JobHandler, type JobSpec } from "../src/jobs/runner.ts"
 import { sha256Hex } from "../src/mail/blobs.ts";
 import { AppError } from "../src/errors.ts";
 import { createLogger } from "../src/log.ts";
-import { seedAccount, startTestService, waitFor, type TestService } from "./harness.ts";
+import { jetstream } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+import { CONSUMER, STREAM, SUBJECT } from "../src/webhooks/nats-transport.ts";
+import { seedAccount, startTestService, usingNats, waitFor, type TestService } from "./harness.ts";
 import { rfc822, waitForMessage } from "./mail-support.ts";
 
 /**
@@ -264,5 +267,24 @@ describe("a job that ends failed is visible where its subject lives", () => {
     const last = delivery.body.events.at(-1);
     expect(last.status).toBe("failed");
     expect(last.detail).toContain("raw message");
+  });
+});
+
+describe("JetStream", () => {
+  test.skipIf(!usingNats)("a message on the webhook subject that is no delivery id is terminated, not redelivered forever", async () => {
+    const nc = await connect({ servers: process.env.NATS_URL! });
+    try {
+      // The server announces every term() of the consumer's messages.
+      const advisories = nc.subscribe(`$JS.EVENT.ADVISORY.CONSUMER.MSG_TERMINATED.${STREAM}.${CONSUMER}`);
+      const terminated: number[] = [];
+      void (async () => {
+        for await (const m of advisories) terminated.push(Number(m.json<{ stream_seq: number }>().stream_seq));
+      })();
+      await nc.flush();
+      const ack = await jetstream(nc).publish(SUBJECT, "not-a-delivery-id");
+      await waitFor(async () => (terminated.includes(ack.seq) ? true : undefined), "the message to be terminated", 20_000);
+    } finally {
+      await nc.close();
+    }
   });
 });

@@ -129,8 +129,8 @@ export class NatsTransport {
     const id = m.string();
     if (!isUuid(id)) {
       // Not one of our delivery ids: no redelivery can ever make it one.
-      this.log.warn({ message: id.slice(0, 100) }, "a message on the webhook subject is not a delivery id; terminated");
-      m.term("not a delivery id");
+      this.log.warn({ message: id.slice(0, 100), stream_seq: m.info.streamSequence, deliveries: m.info.deliveryCount }, "a message on the webhook subject is not a delivery id; terminated");
+      m.term(); // no reason: nats-server 2.9 ignores a "+TERM" that carries one
       return;
     }
     const heartbeat = setInterval(() => m.working(), HEARTBEAT_MS);
@@ -143,7 +143,7 @@ export class NatsTransport {
       if (isPermanent(err) || m.info.deliveryCount >= (this.opts.maxDeliveries ?? MAX_DELIVERIES)) {
         // Off the stream; the row stays the record, and the sweeper re-publishes it while it is pending.
         this.log.error({ delivery_id: id, deliveries: m.info.deliveryCount, reason }, "webhook attempt keeps failing before it is recorded; terminated on the stream");
-        m.term(reason.slice(0, 200));
+        m.term();
         return;
       }
       // Not recorded: offer it again soon rather than wait out the ack wait.
