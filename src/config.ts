@@ -45,6 +45,8 @@ export interface Config {
   deliveryMaxAttempts: number;
   jobPollMs: number;
   jobLeaseSeconds: number;
+  /** Attempts of an outbox job before it ends as failed. */
+  jobMaxAttempts: number;
   webhookTimeoutMs: number;
   webhookConcurrency: number;
   webhookSweepSeconds: number;
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionDays: int("EVENT_RETENTION_DAYS", 7, 7, 365),
     deliveryMaxAttempts: int("DELIVERY_MAX_ATTEMPTS", 5, 1, 100),
     jobPollMs: int("JOB_POLL_MS", 1000, 10, 60_000),
+    jobMaxAttempts: int("JOB_MAX_ATTEMPTS", 10, 1, 1000),
     llm: undefined,
   };
   const llmBaseUrl = url("LLM_BASE_URL", ["http:", "https:"]);

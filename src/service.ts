@@ -142,7 +142,16 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     );
     cleanups.push(() => webhooks.stop());
     webhooksSlot = webhooks;
-    runner = new JobRunner(database.db, { "mail.process": processor.handle, "mail.deliver": deliverer.handle, "protocol.auto": autoReplies(mailboxesClient) }, log.child({ component: "jobs" }), { pollMs: config.jobPollMs, leaseMs: config.jobLeaseSeconds * 1000 });
+    runner = new JobRunner(
+      database.db,
+      {
+        "mail.process": { run: processor.handle, failed: processor.failed },
+        "mail.deliver": { run: deliverer.handle, failed: deliverer.failed },
+        "protocol.auto": autoReplies(mailboxesClient),
+      },
+      log.child({ component: "jobs" }),
+      { pollMs: config.jobPollMs, leaseMs: config.jobLeaseSeconds * 1000, maxAttempts: config.jobMaxAttempts, onFailed: (kind) => metrics.jobFailed(kind) },
+    );
     // Stopped before the actors drain (cleanups run in reverse), after HTTP and SMTP stop taking work.
     cleanups.push(() => runner?.stop());
 

@@ -952,4 +952,29 @@ describe("batches", () => {
     expect(replies.map((r) => r.status)).toEqual(["rejected", "rejected"]);
     expect(await system.ask("batcher", "b", { type: "other", n: 7 })).toBe(7);
   });
+
+  test("a batch that throws is handed over again one message at a time, so only the message that breaks it fails", async () => {
+    const system = makeSystem();
+    const handled: (string | number[])[] = [];
+    const base = batchingKind(handled);
+    system.register({
+      ...base,
+      // Like one row that fails a transaction: the whole call throws, nothing is applied.
+      handleBatch: async (state: { total: number }, msgs: Msg[]) => {
+        if (msgs.some((m) => m.n === 13)) {
+          handled.push(msgs.map((m) => m.n));
+          throw new Error("poison 13");
+        }
+        return base.handleBatch(state, msgs);
+      },
+    });
+    const replies = await Promise.allSettled([
+      system.ask("batcher", "c", { type: "other", n: 0 }),
+      system.ask("batcher", "c", { type: "put", n: 1 }),
+      system.ask("batcher", "c", { type: "put", n: 13 }),
+      system.ask("batcher", "c", { type: "put", n: 2 }),
+    ]);
+    expect(handled).toEqual(["one:0", [1, 13, 2], [1], [13], [2]]);
+    expect(replies.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([0, 1, "poison 13", 3]);
+  });
 });

@@ -35,6 +35,7 @@ describe("defaults of the runtime contract", () => {
     expect(c.cacheTtlMs).toBeLessThanOrEqual(1000);
     expect(c.idempotencyTtlSeconds).toBeGreaterThanOrEqual(86_400);
     expect(c.pgliteInMemory).toBe(false);
+    expect(c.jobMaxAttempts).toBe(10);
   });
 
   test("empty strings count as unset", () => {

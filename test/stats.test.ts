@@ -30,7 +30,7 @@ describe("GET /v1/mailboxes/:id/stats", () => {
     expect(empty.status).toBe(200);
     expect(empty.body).toMatchObject({
       mailbox_id: s.agent.id,
-      messages: { total: 0, by_direction: { inbound: 0, outbound: 0 }, by_status: {}, unreviewed: 0, unprocessed: 0 },
+      messages: { total: 0, by_direction: { inbound: 0, outbound: 0 }, by_status: {}, unreviewed: 0, unprocessed: 0, processing_failed: 0 },
       threads: { total: 0, open: 0, archived: 0 },
       drafts: 0,
     });
@@ -54,6 +54,7 @@ describe("GET /v1/mailboxes/:id/stats", () => {
       by_risk_level: { low: 3, medium: 1 },
       unreviewed: 1,
       unprocessed: 0,
+      processing_failed: 0,
     });
     const statuses = res.body.messages.by_status;
     expect(Object.values(statuses).reduce((x: number, y) => x + (y as number), 0)).toBe(4);
@@ -140,6 +141,10 @@ describe("GET /metrics (Prometheus)", () => {
     expect(text).toMatch(/mailroom_actor_queue_depth \d+/);
     expect(text).toContain("# TYPE mailroom_outbox_pending gauge");
     expect(text).toContain("# TYPE mailroom_outbox_lag_seconds gauge");
+    // Jobs that end (test/jobs.test.ts makes them non-zero).
+    expect(text).toContain("# TYPE mailroom_jobs_failed gauge");
+    expect(text).toContain("# TYPE mailroom_jobs_failed_total counter");
+    expect(text).toContain("# TYPE mailroom_jobs_retrying gauge");
     expect(text).toContain("# TYPE mailroom_jetstream_pending gauge");
     if (process.env.NATS_URL) expect(text).toMatch(/mailroom_jetstream_pending\{state="pending"\} \d+/);
   });

@@ -8,6 +8,7 @@ import { createDraft, deleteDraft, updateDraft } from "./drafts.ts";
 import { autoAct, receiveProtocol, respond } from "./protocol.ts";
 import { bindingOf, logRuntime, removeBinding, setBinding } from "./runtime.ts";
 import { applyProcessed, receive } from "./inbound.ts";
+import { recordJobFailure } from "./job-failures.ts";
 import { issueKey, revokeKey } from "./keys.ts";
 import { recordDelivery, reply, send, sendDraft } from "./outbound.ts";
 import { createLabel, deleteLabel } from "./labels.ts";
@@ -122,6 +123,8 @@ export function mailboxActor(deps: MailboxActorDeps): ActorDefinition<MailboxSta
           return sendDraft(ctx, cmd);
         case "recordDelivery":
           return recordDelivery(ctx, cmd);
+        case "recordJobFailure":
+          return recordJobFailure(ctx, cmd);
         default:
           return assertNever(cmd);
       }

@@ -82,6 +82,10 @@ export class Mailboxes {
   recordDelivery(id: string, outcome: Omit<CommandOf<"recordDelivery">, "type">) {
     return this.ask<MessageRow>(id, { type: "recordDelivery", ...outcome });
   }
+  /** A job about one of the mailbox's messages ended failed: the message (or protocol message) shows it. */
+  recordJobFailure(id: string, failure: Omit<CommandOf<"recordJobFailure">, "type">) {
+    return this.ask<MessageRow | null>(id, { type: "recordJobFailure", ...failure });
+  }
   admit(id: string, keyId: string) {
     return this.ask<RateDecision>(id, { type: "admit", keyId });
   }

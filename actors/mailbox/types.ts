@@ -88,7 +88,8 @@ export type MailboxCommand =
   | { type: "reply"; messageId: string; fields: { textBody?: string | null; htmlBody?: string | null; cc?: string[]; bcc?: string[] } }
   | { type: "sendDraft"; draftId: string }
   | { type: "recordDelivery"; messageId: string; outcome: "sent" | "retrying" | "failed"; detail: string; providerMessageId?: string | null }
-  | { type: "applyProcessed"; messageId: string; jobId: string | null; tokenThreadId: string | null; result: ProcessedMail };
+  | { type: "applyProcessed"; messageId: string; jobId: string | null; tokenThreadId: string | null; result: ProcessedMail }
+  | { type: "recordJobFailure"; kind: "mail.process" | "protocol.auto"; messageId: string; reason: string };
 
 export type CommandOf<T extends MailboxCommand["type"]> = Extract<MailboxCommand, { type: T }>;
 

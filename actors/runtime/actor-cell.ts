@@ -199,7 +199,7 @@ export class ActorCell implements EnvelopeOwner {
 
   /** Takes `first` and the messages of the same batch key queued right behind it, and handles them in one call. */
   private async runBatch(first: Envelope, key: string): Promise<void> {
-    const { def, inbox, ctx } = this;
+    const { def, inbox } = this;
     const batch = [first];
     const max = def.maxBatch ?? 64;
     while (batch.length < max) {
@@ -209,16 +209,22 @@ export class ActorCell implements EnvelopeOwner {
       if (next.begin()) batch.push(next);
     }
     try {
-      const outcomes = await def.handleBatch!(this.state, batch.map((e) => e.msg), ctx);
-      batch.forEach((e, i) => {
-        const o = outcomes[i];
-        if (o === undefined) e.fail(new Error("handleBatch returned no outcome for a message"));
-        else if (o.ok) e.succeed(o.value);
-        else e.fail(o.error);
-      });
+      await this.handleBatch(batch);
     } catch (err) {
-      for (const e of batch) e.fail(err);
+      if (batch.length === 1) return batch[0]!.fail(err);
+      // One message's data can fail the whole batch (its transaction): each alone then, so only that one fails.
+      for (const e of batch) await this.handleBatch([e]).catch((alone) => e.fail(alone));
     }
+  }
+
+  private async handleBatch(batch: Envelope[]): Promise<void> {
+    const outcomes = await this.def.handleBatch!(this.state, batch.map((e) => e.msg), this.ctx);
+    batch.forEach((e, i) => {
+      const o = outcomes[i];
+      if (o === undefined) e.fail(new Error("handleBatch returned no outcome for a message"));
+      else if (o.ok) e.succeed(o.value);
+      else e.fail(o.error);
+    });
   }
 }
 

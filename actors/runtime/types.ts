@@ -36,6 +36,9 @@ export interface ActorDefinition<State, Msg, Reply = unknown> {
    * message reaches the head of the inbox, it and the messages of the same key queued right
    * behind it (up to `maxBatch`, order kept) go to `handleBatch` in one call, which answers
    * each with its own outcome. Still one handler at a time: a batch is one turn of the actor.
+   * If it throws, each message of the batch is handed to it again alone, so a message whose
+   * data fails the batch fails alone (the call must have no effect when it throws: one
+   * transaction).
    */
   batchKey?(msg: Msg): string | undefined;
   handleBatch?(state: State, msgs: Msg[], ctx: ActorContext): Promise<BatchOutcome<Reply>[]>;

@@ -209,8 +209,12 @@ export const outbox = pgTable(
     attempts: integer("attempts").notNull().default(0),
     runAfter: at("run_after"),
     lockedUntil: timestamp("locked_until", { withTimezone: true, mode: "date" }),
+    /** The reason of the last failed attempt; of a failed job, why it ended. */
     lastError: text("last_error"),
+    /** When the row stopped being work: handled, or (with failed_at) given up. */
     doneAt: timestamp("done_at", { withTimezone: true, mode: "date" }),
+    /** Jobs only: when the job ended without success (a terminal error, or attempts used up). */
+    failedAt: timestamp("failed_at", { withTimezone: true, mode: "date" }),
     /** Events only: 1, 2, 3… per mailbox in commit order (a trigger assigns it); the SSE event id. */
     mailboxSeq: bigint("mailbox_seq", { mode: "number" }),
     createdAt: at("created_at"),
@@ -219,6 +223,8 @@ export const outbox = pgTable(
     index("outbox_pending_idx").on(t.kind, t.runAfter).where(sql`${t.doneAt} is null`),
     uniqueIndex("outbox_mailbox_seq_key").on(t.mailboxId, t.mailboxSeq).where(sql`${t.kind} = 'event'`),
     index("outbox_done_idx").on(t.doneAt).where(sql`${t.doneAt} is not null`),
+    // The operator's count of failed jobs by kind.
+    index("outbox_failed_idx").on(t.kind).where(sql`${t.failedAt} is not null`),
   ],
 );
 

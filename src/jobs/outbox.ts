@@ -1,6 +1,7 @@
 import type { Db, Tx } from "../../db/client.ts";
 import { outbox, type OutboxRow } from "../../db/schema/index.ts";
-import { newId } from "../domain/ids.ts";
+import { isUuid, newId } from "../domain/ids.ts";
+import { JobFailed } from "./failure.ts";
 
 export type JobKind = OutboxRow["kind"];
 export type EventTopic = "message.received" | "message.processed" | "message.sent" | "protocol.response.created";
@@ -23,4 +24,17 @@ export async function enqueueJob(tx: Db | Tx, kind: Exclude<JobKind, "event">, m
   const row = jobRow(kind, mailboxId, payload);
   await tx.insert(outbox).values(row);
   return row.id;
+}
+
+/**
+ * The message a job is about (`payload.message_id`). A payload without one can never be
+ * run: JobFailed, unless a fallback is given (a failure hook has nothing to mark then).
+ */
+export function messageIdOf(job: Pick<OutboxRow, "payload">): string;
+export function messageIdOf(job: Pick<OutboxRow, "payload">, fallback: null): string | null;
+export function messageIdOf(job: Pick<OutboxRow, "payload">, fallback?: null): string | null {
+  const id = job.payload.message_id;
+  if (typeof id === "string" && isUuid(id)) return id;
+  if (fallback === null) return null;
+  throw new JobFailed(`the job's payload names no message (message_id ${String(JSON.stringify(id)).slice(0, 100)})`);
 }

@@ -2,10 +2,23 @@ import { and, asc, eq, inArray, isNull, lte, or, sql, lt } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { outbox, type OutboxRow } from "../../db/schema/index.ts";
 import type { Logger } from "../log.ts";
+import { isPermanent, reasonOf, type JobResult } from "./failure.ts";
 import type { JobKind } from "./outbox.ts";
 import { PokeLoop } from "./poke-loop.ts";
 
-export type JobHandler = (job: OutboxRow) => Promise<void>;
+/**
+ * Runs one attempt. Returning is done (or `{ retryAt }`: not yet); throwing is a failed
+ * attempt, retried with back-off unless the error is permanent (see `isPermanent`). The
+ * signal aborts when the attempt's deadline passes: the runner has then given up on it.
+ */
+export type JobHandler = (job: OutboxRow, signal: AbortSignal) => Promise<JobResult>;
+
+/** A job kind whose owner records the end of a job that failed for good (a message's status…). */
+export interface JobSpec {
+  run: JobHandler;
+  /** Called once when the job ends failed, before the job is marked; must be idempotent (a crash repeats it). */
+  failed?: (job: OutboxRow, reason: string) => Promise<void>;
+}
 
 export interface JobRunnerOptions {
   /** Jobs in flight at once on this node. */
@@ -16,6 +29,10 @@ export interface JobRunnerOptions {
   leaseMs?: number;
   /** Delay before retry n (1-based) of a job whose handler threw. */
   backoffMs?: (attempt: number) => number;
+  /** Attempts before a job whose handler keeps failing ends as failed. */
+  maxAttempts?: number;
+  /** Told of every job that ends failed on this node (the operator's counter). */
+  onFailed?: (kind: JobKind) => void;
 }
 
 /**
@@ -23,13 +40,19 @@ export interface JobRunnerOptions {
  * so several nodes share one outbox and a job held by a dead node comes back after the
  * lease. A handler that throws is retried with back-off; one that returns is done (a
  * handler may also mark its job done inside its own transaction, to make the effect and
- * the completion one commit).
+ * the completion one commit). A job ends failed, with its reason, when its handler throws a
+ * permanent error or after `maxAttempts` attempts; its kind's `failed` hook records the end
+ * where the job's subject lives. An attempt past its deadline (inside the lease) frees its
+ * slot and counts as failed, so a hung handler neither holds the node nor runs twice at once.
  */
 export class JobRunner {
   private readonly concurrency: number;
   private readonly pollMs: number;
   private readonly leaseMs: number;
+  private readonly deadlineMs: number;
+  private readonly maxAttempts: number;
   private readonly backoffMs: (attempt: number) => number;
+  private readonly specs: Partial<Record<JobKind, JobSpec>>;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly loop = new PokeLoop(
     () => this.drain(),
@@ -38,14 +61,18 @@ export class JobRunner {
 
   constructor(
     private readonly db: Db,
-    private readonly handlers: Partial<Record<JobKind, JobHandler>>,
+    handlers: Partial<Record<JobKind, JobHandler | JobSpec>>,
     private readonly log: Logger,
-    opts: JobRunnerOptions = {},
+    private readonly opts: JobRunnerOptions = {},
   ) {
     this.concurrency = opts.concurrency ?? 8;
     this.pollMs = opts.pollMs ?? 1000;
     this.leaseMs = opts.leaseMs ?? 60_000;
+    // The attempt is given up before the lease runs out, so its failure is recorded while the job is still ours.
+    this.deadlineMs = this.leaseMs - Math.min(5000, this.leaseMs / 5);
+    this.maxAttempts = opts.maxAttempts ?? 10;
     this.backoffMs = opts.backoffMs ?? ((n) => Math.min(1000 * 2 ** (n - 1), 5 * 60_000));
+    this.specs = Object.fromEntries(Object.entries(handlers).map(([kind, h]) => [kind, typeof h === "function" ? { run: h } : h]));
   }
 
   start(): void {
@@ -71,7 +98,7 @@ export class JobRunner {
   }
 
   private async drain(): Promise<void> {
-    const kinds = Object.keys(this.handlers) as JobKind[];
+    const kinds = Object.keys(this.specs) as JobKind[];
     while (!this.loop.isStopped) {
       const room = this.concurrency - this.inFlight.size;
       if (room <= 0) return; // a finishing job pokes again
@@ -103,19 +130,79 @@ export class JobRunner {
   }
 
   private async run(job: OutboxRow): Promise<void> {
-    const handler = this.handlers[job.kind];
+    const spec = this.specs[job.kind];
+    // Over the cap already: an earlier end was not recorded (its node died, or the hook failed).
+    if (job.attempts > this.maxAttempts) return this.end(job, job.lastError ?? `gave up after ${this.maxAttempts} attempts`);
+    let result: JobResult;
     try {
-      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(job);
-      await this.db.update(outbox).set({ doneAt: sql`coalesce(${outbox.doneAt}, now())`, lockedUntil: null }).where(eq(outbox.seq, job.seq));
+      if (!spec) throw new Error(`no handler for job kind ${job.kind}`);
+      result = await this.attempt(spec, job);
     } catch (err) {
-      const delay = this.backoffMs(job.attempts);
-      this.log.warn({ err, job_id: job.id, kind: job.kind, attempt: job.attempts, retry_in_ms: delay }, "job failed; will retry");
+      const reason = reasonOf(err);
+      if (isPermanent(err)) return this.end(job, reason);
+      if (job.attempts >= this.maxAttempts) return this.end(job, `${reason} (gave up after ${job.attempts} attempts)`);
+      return this.retry(job, reason, this.backoffMs(job.attempts));
+    }
+    const later = (result as { retryAt?: Date } | undefined)?.retryAt;
+    if (later) {
+      // Not an attempt that failed: it does not count against the cap.
+      await this.release(job, { runAfter: later, attempts: sql`greatest(${outbox.attempts} - 1, 0)` });
+      return;
+    }
+    await this.release(job, { doneAt: sql`coalesce(${outbox.doneAt}, now())` });
+  }
+
+  /** One attempt under the deadline; past it the attempt is abandoned (its handler may still finish, idempotently). */
+  private async attempt(spec: JobSpec, job: OutboxRow): Promise<JobResult> {
+    const abort = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abort.abort();
+        reject(new Error(`the attempt did not finish within ${this.deadlineMs} ms`));
+      }, this.deadlineMs);
+    });
+    try {
+      return await Promise.race([spec.run(job, abort.signal), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async retry(job: OutboxRow, reason: string, delayMs: number): Promise<void> {
+    this.log.warn({ job_id: job.id, kind: job.kind, attempt: job.attempts, max_attempts: this.maxAttempts, retry_in_ms: delayMs, reason }, "job attempt failed; will retry");
+    await this.release(job, { runAfter: sql`now() + ${`${delayMs} milliseconds`}::interval`, lastError: reason });
+  }
+
+  /** The job ends failed: its owner records the outcome, then the row is marked (done, failed, with the reason). */
+  private async end(job: OutboxRow, reason: string): Promise<void> {
+    const spec = this.specs[job.kind];
+    try {
+      await spec?.failed?.(job, reason);
+    } catch (err) {
+      // The end is not recorded: the job comes back (over the cap, straight here) after a back-off.
+      const hook = reasonOf(err);
+      this.log.warn({ job_id: job.id, kind: job.kind, reason, hook_error: hook }, "could not record a failed job's outcome; will retry");
+      await this.release(job, { runAfter: sql`now() + ${`${this.backoffMs(job.attempts)} milliseconds`}::interval`, lastError: reason });
+      return;
+    }
+    const ended = await this.release(job, { doneAt: sql`coalesce(${outbox.doneAt}, now())`, failedAt: sql`coalesce(${outbox.failedAt}, now())`, lastError: reason });
+    if (!ended) return;
+    this.log.error({ job_id: job.id, kind: job.kind, attempts: job.attempts, reason, payload: job.payload }, "job failed for good");
+    this.opts.onFailed?.(job.kind);
+  }
+
+  /** Lets go of the claim with the given changes; false when that could not be written (the lease returns the job). */
+  private async release(job: OutboxRow, changes: Partial<Record<keyof typeof outbox.$inferInsert, unknown>>): Promise<boolean> {
+    try {
       await this.db
         .update(outbox)
-        .set({ lockedUntil: null, runAfter: sql`now() + ${`${delay} milliseconds`}::interval`, lastError: String((err as Error)?.message ?? err).slice(0, 2000) })
-        .where(eq(outbox.seq, job.seq))
-        .catch((e) => this.log.error({ err: e, job_id: job.id }, "could not record a job failure; the lease will return it"));
+        .set({ lockedUntil: null, ...changes } as never)
+        .where(eq(outbox.seq, job.seq));
+      return true;
+    } catch (err) {
+      this.log.error({ job_id: job.id, kind: job.kind, reason: reasonOf(err) }, "could not record a job's outcome; the lease will return it");
+      return false;
     }
   }
 }

@@ -9,6 +9,8 @@ import { snippetOf } from "./extract.ts";
 import type { MailParser } from "./parse/index.ts";
 import type { RecentRaw } from "./recent-raw.ts";
 import type { ParsedMail, ProcessedMail } from "./types.ts";
+import { isPermanent, JobFailed } from "../jobs/failure.ts";
+import { messageIdOf } from "../jobs/outbox.ts";
 
 /**
  * The `mail.process` job: parse (in a worker, under a budget), assess, store attachment
@@ -26,12 +28,12 @@ export class InboundProcessor {
   ) {}
 
   readonly handle = async (job: OutboxRow): Promise<void> => {
-    const messageId = String(job.payload.message_id);
+    const messageId = messageIdOf(job);
     const [message] = await this.db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
     if (!message || message.processedAt) return; // gone (mailbox deleted) or done
     if (message.transport === "agent-json") return this.processProtocol(job, message);
     const raw = this.recent?.get(message.rawSha256) ?? (await getBlob(this.db, message.rawSha256));
-    if (!raw) throw new Error(`raw message ${message.rawSha256} of ${messageId} is missing`);
+    if (!raw) throw new JobFailed(`the raw message (sha256 ${message.rawSha256}) is missing`);
 
     const outcome = await this.parser.parse(raw);
     const mail = outcome.ok ? outcome.mail : null;
@@ -48,6 +50,17 @@ export class InboundProcessor {
       tokenThreadId: typeof job.payload.token_thread_id === "string" ? job.payload.token_thread_id : null,
       result,
     });
+  };
+
+  /** The job ended failed: the message shows it (status `failed`, signal `processing_failed`). */
+  readonly failed = async (job: OutboxRow, reason: string): Promise<void> => {
+    const messageId = messageIdOf(job, null);
+    if (!job.mailboxId || !messageId) return; // nothing that could show it
+    try {
+      await this.mailboxes.recordJobFailure(job.mailboxId, { kind: "mail.process", messageId, reason });
+    } catch (err) {
+      if (!isPermanent(err)) throw err; // the mailbox is gone: so is the message
+    }
   };
 
   /** An agent protocol message: nothing to parse; its text and parameters are assessed like mail content. */

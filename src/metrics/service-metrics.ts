@@ -24,6 +24,7 @@ export class ServiceMetrics {
   private readonly httpLatency = this.registry.histogram("mailroom_http_request_duration_seconds", "Time from request to response, by route template.", LATENCY_BUCKETS, ["method", "route"]);
   private readonly smtpSessions = this.registry.counter("mailroom_smtp_sessions_total", "SMTP connections accepted.");
   private readonly smtpOpen = this.registry.gauge("mailroom_smtp_sessions_open", "SMTP connections open now.");
+  private readonly jobsEnded = this.registry.counter("mailroom_jobs_failed_total", "Outbox jobs this node ended as failed (a permanent error, or JOB_MAX_ATTEMPTS used up), by kind.", ["kind"]);
   private readonly started = Date.now();
 
   constructor() {
@@ -45,6 +46,10 @@ export class ServiceMetrics {
     this.smtpOpen.dec();
   }
 
+  jobFailed(kind: string): void {
+    this.jobsEnded.inc({ kind });
+  }
+
   /** The gauges read at scrape time; called once the sources exist. */
   watch(sources: MetricSources): void {
     const { db, actors } = sources;
@@ -57,6 +62,12 @@ export class ServiceMetrics {
       rowsOf<{ kind: string; lag: number | string | null }>(
         await db.execute(sql`select kind, extract(epoch from (now() - min(run_after))) as lag from outbox where done_at is null and run_after <= now() group by kind`),
       ).map((r) => ({ labels: { kind: r.kind }, value: Math.max(0, Number(r.lag ?? 0)) })),
+    );
+    this.registry.collect("mailroom_jobs_failed", "Outbox jobs that ended failed and are still kept (EVENT_RETENTION_DAYS), by kind; the reasons are in outbox.last_error.", "gauge", async () =>
+      rowsOf<{ kind: string; n: number | string }>(await db.execute(sql`select kind, count(*) as n from outbox where failed_at is not null group by kind`)).map((r) => ({ labels: { kind: r.kind }, value: Number(r.n) })),
+    );
+    this.registry.collect("mailroom_jobs_retrying", "Outbox jobs whose last attempt failed and that will be tried again, by kind.", "gauge", async () =>
+      rowsOf<{ kind: string; n: number | string }>(await db.execute(sql`select kind, count(*) as n from outbox where done_at is null and last_error is not null group by kind`)).map((r) => ({ labels: { kind: r.kind }, value: Number(r.n) })),
     );
     this.registry.collect("mailroom_webhook_deliveries_pending", "Webhook, callback and runtime deliveries not yet succeeded or given up, by target.", "gauge", async () =>
       rowsOf<{ target: string; n: number | string }>(await db.execute(sql`select target, count(*) as n from webhook_deliveries where state = 'pending' group by target`)).map((r) => ({

@@ -60,14 +60,14 @@ export async function mailboxMetrics(db: Db, mailboxId: string, now = new Date()
     await db.execute(sql`
       select date_trunc('hour', created_at) as h, percentile_cont(0.5) within group (order by extract(epoch from (processed_at - created_at)) * 1000) as p50
       from messages
-      where mailbox_id = ${mailboxId} and direction = 'inbound' and processed_at is not null and created_at >= ${from}::timestamptz
+      where mailbox_id = ${mailboxId} and direction = 'inbound' and processed_at is not null and not suspicious_signals @> '["processing_failed"]'::jsonb and created_at >= ${from}::timestamptz
       group by 1`),
   );
   const overall = async (since: string) => {
     const [row] = rowsOf<{ p50: number | string | null }>(
       await db.execute(sql`
         select percentile_cont(0.5) within group (order by extract(epoch from (processed_at - created_at)) * 1000) as p50
-        from messages where mailbox_id = ${mailboxId} and direction = 'inbound' and processed_at is not null and created_at >= ${since}::timestamptz`),
+        from messages where mailbox_id = ${mailboxId} and direction = 'inbound' and processed_at is not null and not suspicious_signals @> '["processing_failed"]'::jsonb and created_at >= ${since}::timestamptz`),
     );
     return row?.p50 == null ? null : Math.round(Number(row.p50));
   };

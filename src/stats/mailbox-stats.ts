@@ -14,6 +14,8 @@ export interface MailboxStats {
     unreviewed: number;
     /** Inbound, arrived but not yet parsed and assessed. */
     unprocessed: number;
+    /** Inbound whose processing ended failed (signal processing_failed), whatever their status now. */
+    processing_failed: number;
   };
   threads: { total: number; open: number; archived: number };
   drafts: number;
@@ -37,10 +39,11 @@ export async function mailboxStats(db: Db, mailboxId: string): Promise<MailboxSt
       from messages where mailbox_id = ${mailboxId}
       group by grouping sets ((direction), (status), (transport), (triage_label), (risk_level), ())`),
   );
-  const [flags] = rowsOf<{ unreviewed: number | string; unprocessed: number | string }>(
+  const [flags] = rowsOf<{ unreviewed: number | string; unprocessed: number | string; failed: number | string }>(
     await db.execute(sql`
       select count(*) filter (where direction = 'inbound' and reviewed_at is null and status <> 'archived') as unreviewed,
-        count(*) filter (where direction = 'inbound' and processed_at is null) as unprocessed
+        count(*) filter (where direction = 'inbound' and processed_at is null) as unprocessed,
+        count(*) filter (where direction = 'inbound' and suspicious_signals @> '["processing_failed"]'::jsonb) as failed
       from messages where mailbox_id = ${mailboxId}`),
   );
   const [threads] = rowsOf<{ total: number | string; open: number | string; archived: number | string }>(
@@ -61,6 +64,7 @@ export async function mailboxStats(db: Db, mailboxId: string): Promise<MailboxSt
       by_risk_level: by("risk"),
       unreviewed: Number(flags?.unreviewed ?? 0),
       unprocessed: Number(flags?.unprocessed ?? 0),
+      processing_failed: Number(flags?.failed ?? 0),
     },
     threads: { total: Number(threads?.total ?? 0), open: Number(threads?.open ?? 0), archived: Number(threads?.archived ?? 0) },
     drafts: Number(drafts?.n ?? 0),

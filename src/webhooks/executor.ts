@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../../db/migrate.ts";
+import { isUuid } from "../domain/ids.ts";
 import { attemptDelivery, type AttemptOptions, type AttemptResult } from "./attempt.ts";
 import type { AttemptRecorder, Recorded } from "./recorder.ts";
 
@@ -40,6 +41,8 @@ export class DeliveryExecutor {
   ) {}
 
   async deliver(id: string, trigger: AttemptResult["trigger"] = "scheduled"): Promise<Outcome> {
+    // Never a row; and in the batched read it would fail its neighbours' query too.
+    if (!isUuid(id)) return { kind: "done" };
     const row = await this.load(id);
     if (!row) return { kind: "done" };
     if (trigger === "scheduled") {

@@ -3,6 +3,8 @@ import { connect, nanos, type NatsConnection } from "@nats-io/transport-node";
 import { inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { webhookDeliveries } from "../../db/schema/index.ts";
+import { isUuid } from "../domain/ids.ts";
+import { isPermanent, reasonOf } from "../jobs/failure.ts";
 import type { Logger } from "../log.ts";
 import type { DeliveryExecutor } from "./executor.ts";
 
@@ -11,6 +13,11 @@ export const SUBJECT = "mailroom.webhooks.deliver";
 export const CONSUMER = "mailroom-webhook-senders";
 /** Same delivery id published twice within this window is stored once. */
 export const DUPLICATE_WINDOW_MS = 2 * 60_000;
+/**
+ * Far above any delivery's schedule (WEBHOOK_RETRY_DELAYS, early duplicates): a message
+ * delivered this often whose attempts still cannot be recorded is stuck, not unlucky.
+ */
+const MAX_DELIVERIES = 100;
 /** A message not acked by then goes to another node; in-progress heartbeats keep a slow attempt's. */
 const HEARTBEAT_MS = 5_000;
 
@@ -21,6 +28,8 @@ export interface NatsTransportOptions {
   concurrency: number;
   /** The HTTP deadline of one attempt; the ack wait is well above it. */
   attemptTimeoutMs: number;
+  /** Deliveries of one message, all causes, after which an attempt that cannot be recorded is terminated. */
+  maxDeliveries?: number;
 }
 
 /**
@@ -118,14 +127,27 @@ export class NatsTransport {
 
   private async handle(m: JsMsg): Promise<void> {
     const id = m.string();
+    if (!isUuid(id)) {
+      // Not one of our delivery ids: no redelivery can ever make it one.
+      this.log.warn({ message: id.slice(0, 100), stream_seq: m.info.streamSequence, deliveries: m.info.deliveryCount }, "a message on the webhook subject is not a delivery id; terminated");
+      m.term(); // no reason: nats-server 2.9 ignores a "+TERM" that carries one
+      return;
+    }
     const heartbeat = setInterval(() => m.working(), HEARTBEAT_MS);
     try {
       const outcome = await this.executor.deliver(id);
       if (outcome.kind === "done") m.ack();
       else m.nak(Math.max(0, outcome.at.getTime() - Date.now()));
     } catch (err) {
+      const reason = reasonOf(err);
+      if (isPermanent(err) || m.info.deliveryCount >= (this.opts.maxDeliveries ?? MAX_DELIVERIES)) {
+        // Off the stream; the row stays the record, and the sweeper re-publishes it while it is pending.
+        this.log.error({ delivery_id: id, deliveries: m.info.deliveryCount, reason }, "webhook attempt keeps failing before it is recorded; terminated on the stream");
+        m.term();
+        return;
+      }
       // Not recorded: offer it again soon rather than wait out the ack wait.
-      this.log.warn({ err, delivery_id: id }, "webhook attempt could not be recorded; redelivering");
+      this.log.warn({ delivery_id: id, reason }, "webhook attempt could not be recorded; redelivering");
       m.nak(1000);
     } finally {
       clearInterval(heartbeat);

@@ -23,6 +23,7 @@ const Stats = t.Object(
       by_risk_level: Counts,
       unreviewed: t.Integer({ description: "inbound, not reviewed and not archived" }),
       unprocessed: t.Integer({ description: "inbound, not yet parsed and assessed" }),
+      processing_failed: t.Integer({ description: "inbound whose processing ended failed (signal processing_failed)" }),
     }),
     threads: t.Object({ total: t.Integer(), open: t.Integer(), archived: t.Integer() }),
     drafts: t.Integer(),
@@ -51,7 +52,7 @@ export function statsRoutes(mailboxes: Mailboxes, db: Db) {
       {
         params: MailboxParams,
         response: { 200: Stats },
-        detail: { summary: "Mailbox counts", description: "Messages by direction, status, transport, triage label and risk level; unreviewed and unprocessed inbound mail; threads open and archived; drafts.", tags: ["Stats"] },
+        detail: { summary: "Mailbox counts", description: "Messages by direction, status, transport, triage label and risk level; unreviewed, unprocessed and processing-failed inbound mail; threads open and archived; drafts.", tags: ["Stats"] },
       },
     )
     .get(

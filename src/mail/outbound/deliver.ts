@@ -4,6 +4,8 @@ import type { Mailboxes } from "../../../actors/mailbox/client.ts";
 import type { Db } from "../../../db/client.ts";
 import { messages, type OutboxRow } from "../../../db/schema/index.ts";
 import type { Logger } from "../../log.ts";
+import { isPermanent, JobFailed } from "../../jobs/failure.ts";
+import { messageIdOf } from "../../jobs/outbox.ts";
 import { getBlob } from "../blobs.ts";
 import type { Ingest } from "../ingest.ts";
 import type { Recipient, Recipients } from "../recipients.ts";
@@ -40,11 +42,11 @@ export class Deliverer {
   }
 
   readonly handle = async (job: OutboxRow): Promise<void> => {
-    const messageId = String(job.payload.message_id);
+    const messageId = messageIdOf(job);
     const [message] = await this.db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
     if (!message || message.status === "sent" || message.status === "failed") return;
     const raw = await getBlob(this.db, message.rawSha256);
-    if (!raw) throw new Error(`raw message of ${messageId} is missing`);
+    if (!raw) throw new JobFailed(`the raw message (sha256 ${message.rawSha256}) is missing`);
     const envelope = { from: message.envelope?.mailFrom ?? message.fromAddress, to: message.envelope?.rcptTo ?? [] };
     const record = (outcome: "sent" | "retrying" | "failed", detail: string, providerMessageId?: string | null) =>
       this.mailboxes.recordDelivery(message.mailboxId, { messageId, outcome, detail, providerMessageId });
@@ -60,6 +62,23 @@ export class Deliverer {
       }
       await record("retrying", `${reason} (attempt ${job.attempts} of ${this.opts.maxAttempts}; will retry)`);
       throw err; // the runner schedules the retry
+    }
+  };
+
+  /**
+   * The job ended failed outside the relay's own verdicts (an error before or after the
+   * attempt, attempts used up, a hung attempt): the message is `failed`, with the reason as
+   * its last delivery event.
+   */
+  readonly failed = async (job: OutboxRow, reason: string): Promise<void> => {
+    const messageId = messageIdOf(job, null);
+    if (!job.mailboxId || !messageId) return;
+    const [message] = await this.db.select({ status: messages.status }).from(messages).where(eq(messages.id, messageId)).limit(1);
+    if (!message || message.status === "sent" || message.status === "failed") return;
+    try {
+      await this.mailboxes.recordDelivery(job.mailboxId, { messageId, outcome: "failed", detail: `${reason} (attempt ${job.attempts}; gave up)` });
+    } catch (err) {
+      if (!isPermanent(err)) throw err; // the mailbox or message is gone
     }
   };
 
