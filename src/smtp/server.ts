@@ -1,5 +1,9 @@
-import { SMTPServer, type SMTPServerOptions } from "smtp-server";
+import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
+import { ClientCounts, clientGroup } from "./client-address.ts";
+import { connectionOf } from "./connection.ts";
 import { createHandlers } from "./handlers.ts";
+import { REPLY, smtpError, tooManyFromAddress } from "./replies.ts";
+import { SessionGuard } from "./session-guard.ts";
 import type { SmtpIngress, SmtpIngressDeps, SmtpIngressOptions } from "./types.ts";
 
 export type { RecipientVerdict, SmtpEnvelope, SmtpIngress, SmtpIngressDeps, SmtpIngressOptions } from "./types.ts";
@@ -8,7 +12,13 @@ const DEFAULTS = {
   maxMessageBytes: 25 * 1024 * 1024,
   maxRecipients: 100,
   maxClients: 200,
+  maxClientsPerAddress: 20,
   socketTimeoutMs: 60_000,
+  sessionTimeoutMs: 600_000,
+  dataTimeoutMs: 300_000,
+  minDataRate: 500,
+  dataRateGraceMs: 10_000,
+  maxJunkCommands: 100,
   closeTimeoutMs: 10_000,
 };
 
@@ -24,13 +34,31 @@ export async function startSmtpIngress(opts: SmtpIngressOptions, deps: SmtpIngre
   const limits = { ...DEFAULTS, ...definedOnly(opts) };
   // The caller names the component (service.ts passes a child logger already).
   const log = opts.log;
-  const { onRcptTo, onData } = createHandlers(deps, log, limits);
+  // One entry per session onConnect admitted; onClose also fires for the refused ones.
+  const guards = new Map<string, { guard: SessionGuard; group: string }>();
+  const perClient = new ClientCounts(limits.maxClientsPerAddress);
+  const { onRcptTo, onData } = createHandlers(deps, log, limits, (session) => guards.get(session.id)?.guard);
+
+  function admit(session: SMTPServerSession): Error | null {
+    const group = clientGroup(session.remoteAddress);
+    const conn = connectionOf(server, session);
+    if (!conn) {
+      log.error({ sessionId: session.id }, "smtp connection not found for its session");
+      return smtpError(REPLY.unavailable.code, REPLY.unavailable.text);
+    }
+    if (!perClient.tryOpen(group)) {
+      const reply = tooManyFromAddress(opts.hostname, group);
+      log.info({ sessionId: session.id, code: reply.code, reply: reply.text, limit: limits.maxClientsPerAddress }, "smtp refused");
+      return smtpError(reply.code, reply.text);
+    }
+    guards.set(session.id, { guard: new SessionGuard(conn, limits, log, session.id), group });
+    return null;
+  }
 
   const tlsOptions: Partial<SMTPServerOptions> = opts.tls
     ? { key: opts.tls.key, cert: opts.tls.cert }
     : // Without our own certificate smtp-server would offer STARTTLS with its public test key.
       { hideSTARTTLS: true };
-  const opened = new Set<string>();
   const server = new SMTPServer({
     name: opts.hostname,
     banner: "Mailroom",
@@ -48,15 +76,21 @@ export async function startSmtpIngress(opts: SmtpIngressOptions, deps: SmtpIngre
     ...tlsOptions,
     onRcptTo,
     onData,
-    // onClose also fires for connections refused (maxClients) or gone before onConnect: only
-    // the ones onConnect saw are counted closed, so the open gauge stays true.
+    // onClose also fires for connections refused (maxClients, the per-address cap) or gone
+    // before onConnect: only the ones admitted are released, so every count stays true.
     onConnect: (session, callback) => {
-      opened.add(session.id);
+      const refused = admit(session);
+      if (refused) return callback(refused);
       opts.sessions?.opened();
       callback();
     },
     onClose: (session) => {
-      if (opened.delete(session.id)) opts.sessions?.closed();
+      const entry = guards.get(session.id);
+      if (!entry) return;
+      guards.delete(session.id);
+      entry.guard.stop();
+      perClient.release(entry.group);
+      opts.sessions?.closed();
     },
   });
   server.on("error", (err: Error & { code?: string }) => {
@@ -83,11 +117,14 @@ export async function startSmtpIngress(opts: SmtpIngressOptions, deps: SmtpIngre
   };
 }
 
+// 0 is meaningful here: no rate check, no grace before it.
+const ZERO_ALLOWED = new Set<keyof typeof DEFAULTS>(["minDataRate", "dataRateGraceMs"]);
+
 function definedOnly(opts: SmtpIngressOptions): Partial<typeof DEFAULTS> {
   const out: Partial<typeof DEFAULTS> = {};
   for (const key of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
     const value = opts[key];
-    if (typeof value === "number" && value > 0) out[key] = value;
+    if (typeof value === "number" && (value > 0 || (value === 0 && ZERO_ALLOWED.has(key)))) out[key] = value;
   }
   return out;
 }
