@@ -1,5 +1,7 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { clientGroup } from "../src/smtp/client-address.ts";
+import { seedAccount, startTestService, type TestService } from "./harness.ts";
+import { rfc822, smtpSend, waitForMessage } from "./mail-support.ts";
 import { captureLog, fakePipeline, RawClient, sleep, start, stopSmtpServers } from "./smtp-support.ts";
 
 /**
@@ -191,5 +193,63 @@ describe("DATA limits", () => {
     expect(await next.cmd("DATA")).toStartWith("354 ");
     expect(await next.cmd("Subject: ok\r\n\r\nhi\r\n.")).toStartWith("250 ");
     expect(pipeline.delivered).toHaveLength(1);
+  });
+});
+
+describe("through the service and its settings", () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService({
+      SMTP_MAX_CLIENTS_PER_ADDRESS: "3",
+      SMTP_SESSION_TIMEOUT_SECONDS: "2",
+      SMTP_MIN_DATA_RATE: "1000",
+      SMTP_DATA_RATE_GRACE_SECONDS: "1",
+    });
+  });
+  afterAll(() => t.stop());
+
+  test("the 4th connection from 127.0.0.1 gets 421 while 127.0.0.2 connects; a NOOP loop ends at the session limit", async () => {
+    const port = t.service.smtpPort;
+    const held = [await greeted(port), await greeted(port), await greeted(port)];
+    const extra = await RawClient.connect(port);
+    expect(await extra.reply()).toBe(PER_ADDRESS("127.0.0.1").replace("mx.mail.test", "mail.localhost"));
+    const other = await greeted(port, "127.0.0.2");
+
+    let reply = await other.cmd("EHLO client.example.org");
+    while (reply.startsWith("250")) {
+      await sleep(100);
+      reply = await other.cmd("NOOP");
+    }
+    expect(reply).toBe(SESSION_LIMIT);
+    // The held ones reach their limit too, and their slots come back.
+    for (const c of held) {
+      expect(await c.reply()).toBe(SESSION_LIMIT);
+      await c.closedPromise();
+    }
+    await sleep(50);
+    expect(await (await greeted(port)).cmd("NOOP")).toStartWith("250 ");
+  });
+
+  test("a slow DATA is cut and nothing of it is stored, while a normal mail alongside is stored", async () => {
+    const seed = await seedAccount(t);
+    const to = seed.agent.email_address as string;
+    const slow = await RawClient.connect(t.service.smtpPort);
+    expect(await slow.reply()).toStartWith("220 ");
+    await slow.cmd("EHLO slow.example.org");
+    expect(await slow.cmd("MAIL FROM:<slow@example.org>")).toStartWith("250 ");
+    expect(await slow.cmd(`RCPT TO:<${to}>`)).toStartWith("250 ");
+    expect(await slow.cmd("DATA")).toStartWith("354 ");
+    const cut = trickle(slow, 10, 100);
+
+    const info = await smtpSend(t.service.smtpPort, { from: "fast@example.org", to: [to] }, rfc822({ From: "fast@example.org", To: to, Subject: "fast one" }));
+    expect(info.response).toStartWith("250 ");
+    const id = /queued as ([0-9a-f-]{36})/.exec(info.response)![1]!;
+
+    expect(await cut).toBe(DATA_SLOW);
+    await slow.closedPromise();
+    await waitForMessage(t, id);
+    const list = await t.api("GET", `/v1/mailboxes/${seed.agent.id}/messages`);
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((m: any) => m.id)).toEqual([id]);
   });
 });
