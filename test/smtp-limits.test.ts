@@ -81,6 +81,17 @@ describe("connections per client address", () => {
     expect(sessions).toEqual({ opened: 5, closed: 1 });
   });
 
+  test("a flood over the per-address cap takes none of the SMTP_MAX_CLIENTS slots", async () => {
+    const { port } = await start(fakePipeline(), { maxClients: 4, maxClientsPerAddress: 2 });
+    await greeted(port);
+    await greeted(port);
+    const flood = await Promise.all(Array.from({ length: 10 }, () => RawClient.connect(port)));
+    // While the flood is still connected, the other address gets both remaining slots.
+    const others = await Promise.all([RawClient.connect(port, "127.0.0.2"), RawClient.connect(port, "127.0.0.2")]);
+    for (const c of others) expect(await c.reply()).toStartWith("220 ");
+    for (const c of flood) expect(await c.reply()).toBe(PER_ADDRESS("127.0.0.1"));
+  });
+
   test("SMTP_MAX_CLIENTS still refuses with its own text first", async () => {
     const { port } = await start(fakePipeline(), { maxClients: 2, maxClientsPerAddress: 3 });
     await greeted(port);

@@ -1,4 +1,6 @@
-import { isIPv6 } from "node:net";
+import { isIPv6, type Server, type Socket } from "node:net";
+import type { Logger } from "../log.ts";
+import type { Reply } from "./replies.ts";
 
 /**
  * The unit a per-client connection cap counts: an IPv4 address as it is, an IPv6 address by
@@ -56,4 +58,38 @@ export class ClientCounts {
   count(group: string): number {
     return this.open.get(group) ?? 0;
   }
+}
+
+// How long a refused socket may take to read its 421 and close its side.
+const REFUSED_LINGER_MS = 2000;
+
+/**
+ * Caps concurrent connections per client group at TCP accept, ahead of smtp-server: a
+ * connection over the cap gets its 421 at once and never becomes a session, so a flood from
+ * one address costs no session, no greeting delay and no slot of SMTP_MAX_CLIENTS. The count
+ * follows the socket (released on 'close'), so refused and admitted connections alike are
+ * counted exactly once. Takes over the server's one 'connection' listener (smtp-server's).
+ */
+export function capConnectionsPerClient(server: Server, max: number, refusal: (group: string) => Reply, log: Logger): ClientCounts {
+  const listeners = server.listeners("connection");
+  if (listeners.length !== 1) throw new Error(`expected smtp-server's one connection listener, found ${listeners.length}`);
+  const accept = listeners[0] as (socket: Socket) => void;
+  server.removeListener("connection", accept);
+  const counts = new ClientCounts(max);
+  server.on("connection", (socket: Socket) => {
+    const group = clientGroup(socket.remoteAddress);
+    if (counts.tryOpen(group)) {
+      socket.once("close", () => counts.release(group));
+      accept.call(server, socket);
+      return;
+    }
+    const reply = refusal(group);
+    log.info({ remoteAddress: socket.remoteAddress, group, code: reply.code, reply: reply.text, limit: max }, "smtp refused");
+    socket.on("error", () => {});
+    // Read (and drop) whatever the client sends, so its FIN is seen and the socket closes.
+    socket.resume();
+    socket.end(`${reply.code} ${reply.text}\r\n`);
+    setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  });
+  return counts;
 }

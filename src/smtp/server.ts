@@ -1,5 +1,5 @@
-import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
-import { ClientCounts, clientGroup } from "./client-address.ts";
+import { SMTPServer, type SMTPServerOptions } from "smtp-server";
+import { capConnectionsPerClient } from "./client-address.ts";
 import { connectionOf } from "./connection.ts";
 import { createHandlers } from "./handlers.ts";
 import { REPLY, smtpError, tooManyFromAddress } from "./replies.ts";
@@ -34,26 +34,9 @@ export async function startSmtpIngress(opts: SmtpIngressOptions, deps: SmtpIngre
   const limits = { ...DEFAULTS, ...definedOnly(opts) };
   // The caller names the component (service.ts passes a child logger already).
   const log = opts.log;
-  // One entry per session onConnect admitted; onClose also fires for the refused ones.
-  const guards = new Map<string, { guard: SessionGuard; group: string }>();
-  const perClient = new ClientCounts(limits.maxClientsPerAddress);
-  const { onRcptTo, onData } = createHandlers(deps, log, limits, (session) => guards.get(session.id)?.guard);
-
-  function admit(session: SMTPServerSession): Error | null {
-    const group = clientGroup(session.remoteAddress);
-    const conn = connectionOf(server, session);
-    if (!conn) {
-      log.error({ sessionId: session.id }, "smtp connection not found for its session");
-      return smtpError(REPLY.unavailable.code, REPLY.unavailable.text);
-    }
-    if (!perClient.tryOpen(group)) {
-      const reply = tooManyFromAddress(opts.hostname, group);
-      log.info({ sessionId: session.id, code: reply.code, reply: reply.text, limit: limits.maxClientsPerAddress }, "smtp refused");
-      return smtpError(reply.code, reply.text);
-    }
-    guards.set(session.id, { guard: new SessionGuard(conn, limits, log, session.id), group });
-    return null;
-  }
+  // One per session onConnect admitted (connections over the per-address cap never get that far).
+  const guards = new Map<string, SessionGuard>();
+  const { onRcptTo, onData } = createHandlers(deps, log, limits, (session) => guards.get(session.id));
 
   const tlsOptions: Partial<SMTPServerOptions> = opts.tls
     ? { key: opts.tls.key, cert: opts.tls.cert }
@@ -76,23 +59,27 @@ export async function startSmtpIngress(opts: SmtpIngressOptions, deps: SmtpIngre
     ...tlsOptions,
     onRcptTo,
     onData,
-    // onClose also fires for connections refused (maxClients, the per-address cap) or gone
-    // before onConnect: only the ones admitted are released, so every count stays true.
+    // onClose also fires for connections refused (maxClients) or gone before onConnect: only
+    // the ones onConnect admitted are counted closed, so the open gauge stays true.
     onConnect: (session, callback) => {
-      const refused = admit(session);
-      if (refused) return callback(refused);
+      const conn = connectionOf(server, session);
+      if (!conn) {
+        log.error({ sessionId: session.id }, "smtp connection not found for its session");
+        return callback(smtpError(REPLY.unavailable.code, REPLY.unavailable.text));
+      }
+      guards.set(session.id, new SessionGuard(conn, limits, log, session.id));
       opts.sessions?.opened();
       callback();
     },
     onClose: (session) => {
-      const entry = guards.get(session.id);
-      if (!entry) return;
+      const guard = guards.get(session.id);
+      if (!guard) return;
       guards.delete(session.id);
-      entry.guard.stop();
-      perClient.release(entry.group);
+      guard.stop();
       opts.sessions?.closed();
     },
   });
+  capConnectionsPerClient(server.server, limits.maxClientsPerAddress, (group) => tooManyFromAddress(opts.hostname, group), log);
   server.on("error", (err: Error & { code?: string }) => {
     if (err.code && CLIENT_GONE.has(err.code)) log.info({ code: err.code }, "smtp client connection dropped");
     else log.warn({ err }, "smtp server error");
