@@ -82,7 +82,8 @@ describe("connections per client address", () => {
   });
 
   test("a flood over the per-address cap takes none of the SMTP_MAX_CLIENTS slots", async () => {
-    const { port } = await start(fakePipeline(), { maxClients: 4, maxClientsPerAddress: 2 });
+    const { log, lines } = captureLog();
+    const { port } = await start(fakePipeline(), { maxClients: 4, maxClientsPerAddress: 2, log });
     await greeted(port);
     await greeted(port);
     const flood = await Promise.all(Array.from({ length: 10 }, () => RawClient.connect(port)));
@@ -90,6 +91,11 @@ describe("connections per client address", () => {
     const others = await Promise.all([RawClient.connect(port, "127.0.0.2"), RawClient.connect(port, "127.0.0.2")]);
     for (const c of others) expect(await c.reply()).toStartWith("220 ");
     for (const c of flood) expect(await c.reply()).toBe(PER_ADDRESS("127.0.0.1"));
+    // Logged, but not once per refused connection.
+    const logged = lines.filter((l) => l.msg === "smtp refused");
+    expect(logged.length).toBeGreaterThanOrEqual(1);
+    expect(logged.length).toBeLessThan(flood.length);
+    expect(logged[0]).toMatchObject({ group: "127.0.0.1", code: 421, limit: 2 });
   });
 
   test("SMTP_MAX_CLIENTS still refuses with its own text first", async () => {

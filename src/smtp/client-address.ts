@@ -36,7 +36,7 @@ function ipv6Groups(address: string): number[] | undefined {
 }
 
 /** Open sessions per client group, against one cap. */
-export class ClientCounts {
+class ClientCounts {
   private readonly open = new Map<string, number>();
 
   constructor(private readonly max: number) {}
@@ -54,10 +54,6 @@ export class ClientCounts {
     if (n <= 1) this.open.delete(group);
     else this.open.set(group, n - 1);
   }
-
-  count(group: string): number {
-    return this.open.get(group) ?? 0;
-  }
 }
 
 // How long a refused socket may take to read its 421 and close its side.
@@ -70,12 +66,14 @@ const REFUSED_LINGER_MS = 2000;
  * follows the socket (released on 'close'), so refused and admitted connections alike are
  * counted exactly once. Takes over the server's one 'connection' listener (smtp-server's).
  */
-export function capConnectionsPerClient(server: Server, max: number, refusal: (group: string) => Reply, log: Logger): ClientCounts {
+export function capConnectionsPerClient(server: Server, max: number, refusal: (group: string) => Reply, log: Logger): void {
   const listeners = server.listeners("connection");
   if (listeners.length !== 1) throw new Error(`expected smtp-server's one connection listener, found ${listeners.length}`);
   const accept = listeners[0] as (socket: Socket) => void;
   server.removeListener("connection", accept);
   const counts = new ClientCounts(max);
+  let loggedAt = 0;
+  let refused = 0;
   server.on("connection", (socket: Socket) => {
     const group = clientGroup(socket.remoteAddress);
     if (counts.tryOpen(group)) {
@@ -84,12 +82,18 @@ export function capConnectionsPerClient(server: Server, max: number, refusal: (g
       return;
     }
     const reply = refusal(group);
-    log.info({ remoteAddress: socket.remoteAddress, group, code: reply.code, reply: reply.text, limit: max }, "smtp refused");
+    refused++;
+    // A flood must not become a flood of log lines: at most one a second, with the count.
+    const now = Date.now();
+    if (now - loggedAt >= 1000) {
+      log.info({ remoteAddress: socket.remoteAddress, group, code: reply.code, reply: reply.text, limit: max, refused }, "smtp refused");
+      loggedAt = now;
+      refused = 0;
+    }
     socket.on("error", () => {});
     // Read (and drop) whatever the client sends, so its FIN is seen and the socket closes.
     socket.resume();
     socket.end(`${reply.code} ${reply.text}\r\n`);
     setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
   });
-  return counts;
 }
