@@ -33,6 +33,13 @@ export interface Config {
   pgliteInMemory: boolean;
   smtpMaxMessageBytes: number;
   smtpMaxClients: number;
+  smtpMaxClientsPerAddress: number;
+  smtpSessionTimeoutSeconds: number;
+  smtpDataTimeoutSeconds: number;
+  /** Bytes/s; 0 turns the rate check off. */
+  smtpMinDataRate: number;
+  smtpDataRateGraceSeconds: number;
+  smtpMaxJunkCommands: number;
   smtpTls: { keyFile: string; certFile: string } | undefined;
   parseTimeoutMs: number;
   parseWorkers: number;
@@ -148,6 +155,12 @@ export function loadConfig(env: Env = process.env): Config {
     pgliteInMemory: bool("PGLITE_IN_MEMORY", false),
     smtpMaxMessageBytes: int("SMTP_MAX_MESSAGE_BYTES", 25 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     smtpMaxClients: int("SMTP_MAX_CLIENTS", 200, 1, 100_000),
+    smtpMaxClientsPerAddress: int("SMTP_MAX_CLIENTS_PER_ADDRESS", 20, 1, 100_000),
+    smtpSessionTimeoutSeconds: int("SMTP_SESSION_TIMEOUT_SECONDS", 600, 1, 86_400),
+    smtpDataTimeoutSeconds: int("SMTP_DATA_TIMEOUT_SECONDS", 300, 1, 86_400),
+    smtpMinDataRate: int("SMTP_MIN_DATA_RATE", 500, 0, 1_000_000_000),
+    smtpDataRateGraceSeconds: int("SMTP_DATA_RATE_GRACE_SECONDS", 10, 0, 3600),
+    smtpMaxJunkCommands: int("SMTP_MAX_JUNK_COMMANDS", 100, 1, 100_000),
     smtpTls: undefined,
     parseTimeoutMs: int("PARSE_TIMEOUT_MS", 5000, 100, 120_000),
     parseWorkers: int("PARSE_WORKERS", 2, 1, 64),

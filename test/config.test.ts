@@ -179,3 +179,46 @@ describe("refused values", () => {
     expect(configError({ WEBHOOK_RETRY_DELAYS: " " }).message).toContain("WEBHOOK_RETRY_DELAYS");
   });
 });
+
+describe("SMTP limits", () => {
+  test("defaults: 20 per address, 600 s per session, 300 s per DATA, 500 B/s after 10 s, 100 junk commands", () => {
+    expect(loadConfig({})).toMatchObject({
+      smtpMaxClientsPerAddress: 20,
+      smtpSessionTimeoutSeconds: 600,
+      smtpDataTimeoutSeconds: 300,
+      smtpMinDataRate: 500,
+      smtpDataRateGraceSeconds: 10,
+      smtpMaxJunkCommands: 100,
+    });
+  });
+
+  test("each is read, and a rate of 0 turns the rate check off", () => {
+    const c = loadConfig({
+      SMTP_MAX_CLIENTS_PER_ADDRESS: "3",
+      SMTP_SESSION_TIMEOUT_SECONDS: "2",
+      SMTP_DATA_TIMEOUT_SECONDS: "1",
+      SMTP_MIN_DATA_RATE: "0",
+      SMTP_DATA_RATE_GRACE_SECONDS: "0",
+      SMTP_MAX_JUNK_COMMANDS: "5",
+    });
+    expect(c).toMatchObject({
+      smtpMaxClientsPerAddress: 3,
+      smtpSessionTimeoutSeconds: 2,
+      smtpDataTimeoutSeconds: 1,
+      smtpMinDataRate: 0,
+      smtpDataRateGraceSeconds: 0,
+      smtpMaxJunkCommands: 5,
+    });
+  });
+
+  test.each([
+    ["SMTP_MAX_CLIENTS_PER_ADDRESS", "0"],
+    ["SMTP_SESSION_TIMEOUT_SECONDS", "0"],
+    ["SMTP_DATA_TIMEOUT_SECONDS", "1.5"],
+    ["SMTP_MIN_DATA_RATE", "-1"],
+    ["SMTP_DATA_RATE_GRACE_SECONDS", "soon"],
+    ["SMTP_MAX_JUNK_COMMANDS", "0"],
+  ])("%s=%p is refused", (name, value) => {
+    expect(configError({ [name]: value }).message).toMatch(new RegExp(`(^|[^A-Z_])${name}\\b`));
+  });
+});

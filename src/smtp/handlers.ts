@@ -2,6 +2,7 @@ import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerSession } from 
 import type { Logger } from "../log.ts";
 import { readMessage } from "./message.ts";
 import { queuedText, REPLY, smtpError } from "./replies.ts";
+import type { SessionGuard } from "./session-guard.ts";
 import type { RecipientVerdict, SmtpEnvelope, SmtpIngressDeps } from "./types.ts";
 
 type Callback = (err?: Error | null) => void;
@@ -14,7 +15,12 @@ const REFUSAL_CODES = new Set([450, 451, 452, 550, 551, 553]);
  * object smtp-server keeps in the envelope, so RSET/EHLO/a finished transaction forget it
  * together with the envelope, and DATA can prove every recipient had an ok verdict.
  */
-export function createHandlers(deps: SmtpIngressDeps, log: Logger, limits: { maxMessageBytes: number; maxRecipients: number }) {
+export function createHandlers(
+  deps: SmtpIngressDeps,
+  log: Logger,
+  limits: { maxMessageBytes: number; maxRecipients: number },
+  guardOf: (session: SMTPServerSession) => SessionGuard | undefined,
+) {
   const approved = new WeakMap<SMTPServerAddress, string>();
 
   function refuse(session: SMTPServerSession, code: number, text: string, fields: Record<string, unknown>): Error {
@@ -65,7 +71,12 @@ export function createHandlers(deps: SmtpIngressDeps, log: Logger, limits: { max
     // Taken before the stream is read: the envelope is reset right after we answer.
     const from = session.envelope.mailFrom;
     const rcptTo = session.envelope.rcptTo.map((r) => ({ address: r.address.toLowerCase(), mailboxId: approved.get(r) }));
-    const result = await readMessage(stream, limits.maxMessageBytes);
+    const guard = guardOf(session);
+    const result = await readMessage(stream, limits.maxMessageBytes, guard?.watchData(stream));
+    if (result.kind === "cut") {
+      // The guard has replied 421 and is closing the connection; this error only ends the handler.
+      throw smtpError(REPLY.aborted.code, REPLY.aborted.text);
+    }
     if (result.kind === "aborted") {
       log.info({ sessionId: session.id }, "smtp client left during DATA; partial message dropped");
       throw smtpError(REPLY.aborted.code, REPLY.aborted.text);
@@ -90,6 +101,7 @@ export function createHandlers(deps: SmtpIngressDeps, log: Logger, limits: { max
       log.error({ err, sessionId: session.id, bytes: result.raw.length }, "smtp message could not be stored");
       throw smtpError(REPLY.storeFailed.code, REPLY.storeFailed.text);
     }
+    guard?.progressed();
     const queued = Array.isArray(ids) && ids.length > 0 ? ids : [`${session.id}.${session.transaction}`];
     log.debug({ sessionId: session.id, bytes: result.raw.length, recipients: rcptTo.length, ids: queued }, "smtp message accepted");
     return queuedText(queued);

@@ -1,5 +1,9 @@
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
+import { capConnectionsPerClient } from "./client-address.ts";
+import { connectionOf } from "./connection.ts";
 import { createHandlers } from "./handlers.ts";
+import { REPLY, smtpError, tooManyFromAddress } from "./replies.ts";
+import { SessionGuard } from "./session-guard.ts";
 import type { SmtpIngress, SmtpIngressDeps, SmtpIngressOptions } from "./types.ts";
 
 export type { RecipientVerdict, SmtpEnvelope, SmtpIngress, SmtpIngressDeps, SmtpIngressOptions } from "./types.ts";
@@ -8,7 +12,13 @@ const DEFAULTS = {
   maxMessageBytes: 25 * 1024 * 1024,
   maxRecipients: 100,
   maxClients: 200,
+  maxClientsPerAddress: 20,
   socketTimeoutMs: 60_000,
+  sessionTimeoutMs: 600_000,
+  dataTimeoutMs: 300_000,
+  minDataRate: 500,
+  dataRateGraceMs: 10_000,
+  maxJunkCommands: 100,
   closeTimeoutMs: 10_000,
 };
 
@@ -24,13 +34,14 @@ export async function startSmtpIngress(opts: SmtpIngressOptions, deps: SmtpIngre
   const limits = { ...DEFAULTS, ...definedOnly(opts) };
   // The caller names the component (service.ts passes a child logger already).
   const log = opts.log;
-  const { onRcptTo, onData } = createHandlers(deps, log, limits);
+  // One per session onConnect admitted (connections over the per-address cap never get that far).
+  const guards = new Map<string, SessionGuard>();
+  const { onRcptTo, onData } = createHandlers(deps, log, limits, (session) => guards.get(session.id));
 
   const tlsOptions: Partial<SMTPServerOptions> = opts.tls
     ? { key: opts.tls.key, cert: opts.tls.cert }
     : // Without our own certificate smtp-server would offer STARTTLS with its public test key.
       { hideSTARTTLS: true };
-  const opened = new Set<string>();
   const server = new SMTPServer({
     name: opts.hostname,
     banner: "Mailroom",
@@ -49,16 +60,26 @@ export async function startSmtpIngress(opts: SmtpIngressOptions, deps: SmtpIngre
     onRcptTo,
     onData,
     // onClose also fires for connections refused (maxClients) or gone before onConnect: only
-    // the ones onConnect saw are counted closed, so the open gauge stays true.
+    // the ones onConnect admitted are counted closed, so the open gauge stays true.
     onConnect: (session, callback) => {
-      opened.add(session.id);
+      const conn = connectionOf(server, session);
+      if (!conn) {
+        log.error({ sessionId: session.id }, "smtp connection not found for its session");
+        return callback(smtpError(REPLY.unavailable.code, REPLY.unavailable.text));
+      }
+      guards.set(session.id, new SessionGuard(conn, limits, log, session.id));
       opts.sessions?.opened();
       callback();
     },
     onClose: (session) => {
-      if (opened.delete(session.id)) opts.sessions?.closed();
+      const guard = guards.get(session.id);
+      if (!guard) return;
+      guards.delete(session.id);
+      guard.stop();
+      opts.sessions?.closed();
     },
   });
+  capConnectionsPerClient(server.server, limits.maxClientsPerAddress, (group) => tooManyFromAddress(opts.hostname, group), log);
   server.on("error", (err: Error & { code?: string }) => {
     if (err.code && CLIENT_GONE.has(err.code)) log.info({ code: err.code }, "smtp client connection dropped");
     else log.warn({ err }, "smtp server error");
@@ -83,11 +104,14 @@ export async function startSmtpIngress(opts: SmtpIngressOptions, deps: SmtpIngre
   };
 }
 
+// 0 is meaningful here: no rate check, no grace before it.
+const ZERO_ALLOWED = new Set<keyof typeof DEFAULTS>(["minDataRate", "dataRateGraceMs"]);
+
 function definedOnly(opts: SmtpIngressOptions): Partial<typeof DEFAULTS> {
   const out: Partial<typeof DEFAULTS> = {};
   for (const key of Object.keys(DEFAULTS) as (keyof typeof DEFAULTS)[]) {
     const value = opts[key];
-    if (typeof value === "number" && value > 0) out[key] = value;
+    if (typeof value === "number" && (value > 0 || (value === 0 && ZERO_ALLOWED.has(key)))) out[key] = value;
   }
   return out;
 }

@@ -35,10 +35,22 @@ export interface SmtpIngressOptions {
   maxRecipients?: number;
   /** Concurrent connections; default 200. */
   maxClients?: number;
+  /** Concurrent connections from one IPv4 address or one IPv6 /64; default 20. */
+  maxClientsPerAddress?: number;
   /** Told of every connection accepted and closed (the operator metrics). */
   sessions?: { opened(): void; closed(): void };
   /** Idle time before a session is dropped with 421; default 60000. */
   socketTimeoutMs?: number;
+  /** Total time of one session, from the greeting; default 600000. */
+  sessionTimeoutMs?: number;
+  /** Total time of one DATA, from the 354; default 300000. */
+  dataTimeoutMs?: number;
+  /** Bytes/s a DATA must average once `dataRateGraceMs` has passed; default 500, 0 turns the check off. */
+  minDataRate?: number;
+  /** Default 10000. */
+  dataRateGraceMs?: number;
+  /** NOOP/RSET/VRFY/EXPN/HELP/ETRN and error replies allowed between accepted messages; default 100. */
+  maxJunkCommands?: number;
   /** How long close() waits for in-flight sessions; default 10000. */
   closeTimeoutMs?: number;
   /** STARTTLS is offered only when this is set. */
