@@ -89,7 +89,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     // The actors hand new deliveries and jobs over after commit; both exist only further down.
     let webhooksSlot: WebhookSystem | undefined;
     let runner: JobRunner | undefined;
-    const actors = new ActorSystem({ idleMs: config.actorIdleSeconds * 1000, logger: log.child({ component: "actors" }) });
+    const actors = new ActorSystem({ idleMs: config.actorIdleSeconds * 1000, askTimeoutMs: config.actorAskTimeoutMs, logger: log.child({ component: "actors" }) });
     actors.register(
       mailboxActor({
         db: database.db,
