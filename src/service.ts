@@ -92,7 +92,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     // Tenants' schemas are validated inline when cheap, else in a worker with a budget.
     const validators = new SchemaValidators({ timeoutMs: config.schemaValidationTimeoutMs });
     cleanups.push(() => validators.close());
-    const actors = new ActorSystem({ idleMs: config.actorIdleSeconds * 1000, logger: log.child({ component: "actors" }) });
+    const actors = new ActorSystem({ idleMs: config.actorIdleSeconds * 1000, askTimeoutMs: config.actorAskTimeoutMs, logger: log.child({ component: "actors" }) });
     actors.register(
       mailboxActor({
         db: database.db,

@@ -451,9 +451,9 @@ describe("ask timeout", () => {
     expect(calls.handled).not.toContainEqual({ type: "add", n: 100 });
   });
 
-  test("a message that times out while running finishes, its result is discarded, and the actor moves on", async () => {
+  test("a message running when its deadline passes reports its own result, and the actor moves on", async () => {
     const system = makeSystem({ askTimeoutMs: 5 }); // the system default applies
-    const { def } = counterKind();
+    const { def, calls } = counterKind();
     system.register(def);
     await system.ask("counter", "a", { type: "add" });
     const gate = deferred();
@@ -461,32 +461,99 @@ describe("ask timeout", () => {
 
     const outcome = settle(system.ask("counter", "a", { type: "wait", gate: gate.promise, started: started.resolve }));
     await started.promise;
-    const next = system.ask("counter", "a", { type: "add" }, { timeoutMs: 0 });
-    const timedOut = await outcome;
-    expect(timedOut.ok).toBe(false);
-    if (!timedOut.ok) expect(timedOut.error).toBeInstanceOf(ActorTimeoutError);
+    // Armed after the running one, with the same timeout: once it is dropped, the running
+    // message's deadline has passed too.
+    const dropped = await settle(system.ask("counter", "a", { type: "add", n: 100 }));
+    expect(dropped.ok).toBe(false);
+    if (!dropped.ok) expect(dropped.error).toBeInstanceOf(ActorTimeoutError);
 
     gate.resolve();
-    // The timed-out message did run to completion (count 2), then the next one (count 3).
-    expect(await next).toBe(3);
+    // The caller of the running message gets what it did (count 2), not a timeout.
+    expect(await outcome).toEqual({ ok: true, value: 2 });
+    expect(await system.ask("counter", "a", { type: "add" }, { timeoutMs: 0 })).toBe(3);
+    expect(calls.handled).not.toContainEqual({ type: "add", n: 100 });
   });
 
-  test("a failure after the caller timed out is logged as a warning", async () => {
-    const system = makeSystem();
+  test("a handler failure after its deadline reaches the caller as itself", async () => {
+    const system = makeSystem({ askTimeoutMs: 5 });
     const gate = deferred();
+    const started = deferred();
     const late = new Error("late");
-    system.register<null, null, void>({
+    system.register<null, "slow" | "probe", string>({
       kind: "late",
       activate: async () => null,
-      async handle() {
+      async handle(_state, msg) {
+        if (msg === "probe") return "probed";
+        started.resolve();
         await gate.promise;
         throw late;
       },
     });
-    const outcome = await settle(system.ask("late", "a", null, { timeoutMs: 1 }));
-    expect(outcome.ok).toBe(false);
+    const outcome = settle(system.ask("late", "a", "slow"));
+    await started.promise;
+    const probe = await settle(system.ask("late", "a", "probe"));
+    expect(probe.ok).toBe(false);
+    if (!probe.ok) expect(probe.error).toBeInstanceOf(ActorTimeoutError);
     gate.resolve();
-    await eventually(() => system.log.entries.some((e) => e.level === "warn" && e.obj.err === late));
+    const failed = await outcome;
+    expect(failed.ok).toBe(false);
+    if (!failed.ok) expect(failed.error).toBe(late);
+  });
+
+  test("a message whose deadline passes while the actor activates never runs", async () => {
+    const system = makeSystem({ askTimeoutMs: 0 });
+    const gate = deferred();
+    const handled: string[] = [];
+    system.register<null, string, string>({
+      kind: "slow-start",
+      async activate() {
+        await gate.promise;
+        return null;
+      },
+      handle(_state, msg) {
+        handled.push(msg);
+        return msg;
+      },
+    });
+    const dropped = await settle(system.ask("slow-start", "a", "dropped", { timeoutMs: 5 }));
+    expect(dropped.ok).toBe(false);
+    if (!dropped.ok) expect(dropped.error).toBeInstanceOf(ActorTimeoutError);
+    const kept = system.ask("slow-start", "a", "kept");
+    gate.resolve();
+    expect(await kept).toBe("kept");
+    expect(handled).toEqual(["kept"]);
+  });
+
+  test("a batchable message dropped at its deadline is left out of the batch", async () => {
+    const system = makeSystem({ askTimeoutMs: 0 });
+    const gate = deferred();
+    const started = deferred();
+    const batches: string[][] = [];
+    system.register<null, string, string>({
+      kind: "batcher",
+      activate: async () => null,
+      async handle(_state, msg) {
+        started.resolve();
+        await gate.promise;
+        return msg;
+      },
+      batchKey: (msg) => (msg.startsWith("b") ? "b" : undefined),
+      async handleBatch(_state, msgs) {
+        batches.push(msgs);
+        return msgs.map((m) => ({ ok: true as const, value: m }));
+      },
+    });
+    const blocker = system.ask("batcher", "a", "hold");
+    await started.promise;
+    const b1 = system.ask("batcher", "a", "b1");
+    const dropped = settle(system.ask("batcher", "a", "b2", { timeoutMs: 5 }));
+    const b3 = system.ask("batcher", "a", "b3");
+    const outcome = await dropped;
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error).toBeInstanceOf(ActorTimeoutError);
+    gate.resolve();
+    expect(await Promise.all([blocker, b1, b3])).toEqual(["hold", "b1", "b3"]);
+    expect(batches).toEqual([["b1", "b3"]]);
   });
 
   test("timeoutMs 0 disables the timeout; invalid values are rejected", async () => {

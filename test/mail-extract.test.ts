@@ -184,13 +184,12 @@ describe("extractText: HTML", () => {
     expect(extractText({ text: null, html: null })).toBe("");
   });
 
-  test("pathological HTML is bounded: deep nesting and stray end tags stay fast", () => {
-    const started = performance.now();
-    html(`${"<div>".repeat(100_000)}deep${"</div>".repeat(100_000)}`);
-    html(`${"<b>".repeat(100_000)}x`);
-    html(`${"<div>".repeat(500)}${"</x>".repeat(60_000)}`);
-    html("<a".repeat(150_000));
-    expect(performance.now() - started).toBeLessThan(1000);
+  // Superlinear work on these would run far past the test's time limit; the figures are bench/assess-budget.ts's.
+  test("pathological HTML is bounded: deep nesting and stray end tags still give the text", () => {
+    expect(html(`${"<div>".repeat(100_000)}deep${"</div>".repeat(100_000)}`).length).toBeLessThanOrEqual(MAX_HTML_INPUT);
+    expect(html(`${"<b>".repeat(100_000)}x`).length).toBeLessThanOrEqual(MAX_HTML_INPUT);
+    expect(html(`${"<div>".repeat(500)}${"</x>".repeat(60_000)}`).length).toBeLessThanOrEqual(MAX_HTML_INPUT);
+    expect(html(`<p>before</p>${"<a".repeat(150_000)}`)).toContain("before");
   });
 });
 
@@ -205,10 +204,8 @@ describe("extractText: whitespace and bounds", () => {
 
   test("caps the input it looks at", () => {
     const big = "word ".repeat(1_000_000); // 5 MB
-    const started = performance.now();
     expect(text(big).length).toBeLessThanOrEqual(MAX_TEXT_INPUT);
     expect(html(`<p>${big}</p>`).length).toBeLessThanOrEqual(MAX_HTML_INPUT);
-    expect(performance.now() - started).toBeLessThan(1500);
   });
 });
 

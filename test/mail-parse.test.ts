@@ -14,11 +14,6 @@ const enc = new TextEncoder();
 /** Text with CRLF line endings, as on the wire. */
 const crlf = (s: string) => enc.encode(s.replace(/\r?\n/g, "\r\n"));
 
-/** Slack for worker start-up, cloning and a loaded CI machine on top of the time budget. */
-const MARGIN_MS = 1500;
-/** Longest the main thread may go without running a 5 ms interval while a parse runs. */
-const MAX_GAP_MS = 250;
-
 let pool: MailParser;
 beforeAll(() => {
   pool = new MailParser();
@@ -28,31 +23,12 @@ afterAll(async () => {
 });
 
 /**
- * Parses while a 5 ms interval counts ticks, and checks what every parse must do: resolve
- * (never reject), within the budget plus a margin, with the event loop running throughout.
+ * What every parse must do: resolve, never reject. How long parses take and how long the
+ * event loop waits meanwhile are figures, printed by bench/parse-budget.ts, not asserted here.
  */
-async function watched(raw: Uint8Array, parser = pool, budgetMs: number = PARSE_DEFAULTS.timeoutMs) {
-  let ticks = 0;
-  let last = performance.now();
-  let maxGap = 0;
-  const interval = setInterval(() => {
-    const now = performance.now();
-    maxGap = Math.max(maxGap, now - last);
-    last = now;
-    ticks++;
-  }, 5);
-  const started = performance.now();
-  let outcome: ParseOutcome;
-  try {
-    outcome = await parser.parse(raw);
-  } finally {
-    clearInterval(interval);
-  }
-  const elapsed = performance.now() - started;
-  maxGap = Math.max(maxGap, performance.now() - last);
-  expect(elapsed).toBeLessThan(budgetMs + MARGIN_MS);
-  expect(maxGap).toBeLessThan(MAX_GAP_MS);
-  return { outcome, elapsed, ticks, maxGap };
+async function watched(raw: Uint8Array, parser = pool) {
+  const outcome: ParseOutcome = await parser.parse(raw);
+  return { outcome };
 }
 
 /** The parsed message, failing the test with the reason when the parse failed. */
@@ -62,10 +38,10 @@ async function parsedOk(raw: Uint8Array): Promise<ParsedMail> {
   return outcome.mail;
 }
 
-async function failed(raw: Uint8Array, parser = pool, budgetMs?: number) {
-  const { outcome, elapsed } = await watched(raw, parser, budgetMs);
+async function failed(raw: Uint8Array, parser = pool) {
+  const { outcome } = await watched(raw, parser);
   if (outcome.ok) throw new Error("expected a failure, got a parsed message");
-  return { ...outcome, elapsed };
+  return outcome;
 }
 
 const header = (mail: { headers: { key: string; value: string }[] }, key: string) =>
@@ -199,15 +175,25 @@ JVBERi0xLjQKJeLjz9MK
   });
 
   test(
-    "keeps the event loop responsive while a pathological message is parsed",
+    "a pathological message is parsed off the event loop: timers and other parses go on meanwhile",
     async () => {
-      const { outcome, ticks, maxGap, elapsed } = await watched(pathological());
-      // On a slow machine this may run out of budget; either way the loop kept running.
+      let pending = true;
+      let timerRanWhilePending = false;
+      // A parse on the main thread would hold the loop until it settled: this timer would run after it.
+      setTimeout(() => {
+        timerRanWhilePending = pending;
+      }, 0);
+      const slow = pool.parse(pathological()).finally(() => {
+        pending = false;
+      });
+      const quick = await pool.parse(crlf("Subject: meanwhile\n\nanswered while the other parse runs\n"));
+      expect(quick.ok && quick.mail.subject).toBe("meanwhile");
+      expect(pending).toBe(true);
+      const outcome = await slow;
+      expect(timerRanWhilePending).toBe(true);
+      // On a slow machine this may run out of budget; either way it resolved.
       if (outcome.ok) expect(outcome.mail.text?.length).toBeGreaterThan(1_000_000);
       else expect(outcome.reason).toBe("parse_timeout");
-      expect(elapsed).toBeGreaterThan(100); // it really was slow work...
-      expect(ticks).toBeGreaterThan(elapsed / MAX_GAP_MS); // ...and timers fired all along
-      expect(maxGap).toBeLessThan(MAX_GAP_MS);
     },
     30_000,
   );
@@ -217,14 +203,13 @@ JVBERi0xLjQKJeLjz9MK
     async () => {
       const parser = new MailParser({ workers: 1, timeoutMs: 200 });
       try {
-        const timedOut = await failed(pathological(), parser, 200);
+        const timedOut = await failed(pathological(), parser);
         expect(timedOut.reason).toBe("parse_timeout");
         expect(header(timedOut, "subject")).toBe("Pathological");
-        // The only worker was busy for seconds more; a fast answer means it was replaced.
-        const started = performance.now();
+        // The only worker had seconds of work left: had it been kept, this parse would have
+        // waited behind that work past its own 200 ms budget and resolved parse_timeout too.
         const next = await parser.parse(crlf("Subject: after the timeout\n\nstill working\n"));
         expect(next.ok && next.mail.subject).toBe("after the timeout");
-        expect(performance.now() - started).toBeLessThan(1500);
       } finally {
         await parser.close();
       }
@@ -378,11 +363,11 @@ Body: not a header
     ]);
   });
 
-  test("stays within its limits on hostile heads, quickly", () => {
+  // How fast it is on these belongs to bench/parse-budget.ts; the test holds the limits.
+  test("stays within its limits on hostile heads", () => {
     let s = "";
     for (let i = 0; i < 5000; i++) s += `X-${i}: v\r\n`;
     const [fields, hugeLine, junk] = [enc.encode(`${s}\r\n`), hugeHeaderLine(1_000_000), garbage(32 * 1024 * 1024)];
-    const started = performance.now();
     expect(readHead(fields)).toHaveLength(FALLBACK_HEAD_LIMITS.maxFields);
     // A field still open at the byte limit is dropped rather than reported cut short.
     expect(readHead(hugeLine)).toEqual([
@@ -390,7 +375,6 @@ Body: not a header
       { key: "Subject", value: "Huge header" },
     ]);
     expect(readHead(junk)).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(100);
   });
 
   test("a message with no head has no fields", () => {

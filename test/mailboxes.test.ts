@@ -93,15 +93,10 @@ describe("two nodes on one database", () => {
       // Node B reads (and keeps) the mailbox first.
       expect((await other.api("GET", `/v1/mailboxes/${agent.id}`, { token: agentKey.token })).body.mailbox.status).toBe("active");
       expect((await t.api("POST", `/v1/mailboxes/${agent.id}/disable`)).status).toBe(200);
-      const started = performance.now();
-      let seen = "active";
-      while (performance.now() - started < 3000) {
-        seen = (await other.api("GET", `/v1/mailboxes/${agent.id}`, { token: agentKey.token })).body.mailbox.status;
-        if (seen === "disabled") break;
-        await sleep(20);
-      }
-      expect(seen).toBe("disabled");
-      expect(performance.now() - started).toBeLessThan(1500);
+      // The promise is "no node keeps a stale copy longer than CACHE_TTL_MS (1 s)": once that much
+      // time has passed, the other node must see the change, however loaded the machine.
+      await sleep(1_000);
+      expect((await other.api("GET", `/v1/mailboxes/${agent.id}`, { token: agentKey.token })).body.mailbox.status).toBe("disabled");
     } finally {
       await other.stop();
     }

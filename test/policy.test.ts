@@ -76,14 +76,10 @@ describe("mailbox policy", () => {
       const { agent } = await seedAccount(t);
       expect((await other.api("GET", `/v1/mailboxes/${agent.id}/policy`)).body.policy.allow_outbound).toBe(true);
       await t.api("PUT", `/v1/mailboxes/${agent.id}/policy`, { body: { allow_outbound: false } });
-      const started = performance.now();
-      let seen = true;
-      while (seen && performance.now() - started < 3000) {
-        seen = (await other.api("GET", `/v1/mailboxes/${agent.id}/policy`)).body.policy.allow_outbound;
-        if (seen) await sleep(20);
-      }
-      expect(seen).toBe(false);
-      expect(performance.now() - started).toBeLessThan(1500);
+      // The promise is "no node keeps a stale copy longer than CACHE_TTL_MS (1 s)": once that much
+      // time has passed, the other node must see the change, however loaded the machine.
+      await sleep(1_000);
+      expect((await other.api("GET", `/v1/mailboxes/${agent.id}/policy`)).body.policy.allow_outbound).toBe(false);
     } finally {
       await other.stop();
     }

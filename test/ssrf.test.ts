@@ -180,10 +180,9 @@ describe("resolveTarget", () => {
       throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
     };
     expect(await resolveTarget(u, { allowPrivate: false, lookup: failing })).toMatchObject({ ok: false, reason: expect.stringContaining("does not resolve") });
-    const started = performance.now();
+    // The lookup never settles: only the timeout can produce this answer.
     const hanging: Lookup = () => new Promise(() => {});
     expect(await resolveTarget(u, { allowPrivate: false, lookup: hanging, timeoutMs: 100 })).toMatchObject({ ok: false, reason: expect.stringContaining("timed out") });
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   test("allowPrivate lets private addresses through, still resolving once", async () => {

@@ -2,7 +2,7 @@ import type { ActionRow, AgentRuntimeBindingRow, ApiKeyRow, AutopilotPolicyRow, 
 import type { ActionFields } from "../../src/domain/actions.ts";
 import type { ProtocolMessage } from "./protocol.ts";
 import type { BindingChange } from "./runtime.ts";
-import type { Placement } from "../runtime/index.ts";
+import type { AskOptions, Placement } from "../runtime/index.ts";
 import { MAILBOX_ACTOR, type BindingFields, type CommandOf, type DraftFields, type IssuedKey, type MailboxCommand, type PolicyPatch, type RuntimeAccess } from "./types.ts";
 import type { RateDecision } from "./rate-window.ts";
 import type { Dispatched } from "./outbound.ts";
@@ -12,7 +12,21 @@ import type { Dispatched } from "./outbound.ts";
  * commands by hand; errors a command throws come out as they went in.
  */
 export class Mailboxes {
-  constructor(private readonly placement: Placement) {}
+  private followUpClient: Mailboxes | undefined;
+
+  constructor(
+    private readonly placement: Placement,
+    private readonly askOptions?: AskOptions,
+  ) {}
+
+  /**
+   * The same client for commands a caller sends after one of its writes has committed: they
+   * wait their turn however long it takes instead of being dropped unrun at the ask deadline,
+   * since a 503 then would invite a retry that repeats the write already done.
+   */
+  get followUp(): Mailboxes {
+    return (this.followUpClient ??= new Mailboxes(this.placement, { timeoutMs: 0 }));
+  }
 
   get(id: string) {
     return this.placement.read<MailboxRow>(MAILBOX_ACTOR, id.toLowerCase(), { type: "get" } satisfies MailboxCommand);
@@ -128,6 +142,6 @@ export class Mailboxes {
     // Mailbox ids are UUIDs, which the database compares case-insensitively: one spelling, one actor.
     // A "mailbox not found" from activation arrives as ActorActivationError with the 404 as
     // its cause; the HTTP error renderer unwraps it (no extra promise per ask on the hot path).
-    return this.placement.ask<R>(MAILBOX_ACTOR, id.toLowerCase(), cmd);
+    return this.placement.ask<R>(MAILBOX_ACTOR, id.toLowerCase(), cmd, this.askOptions);
   }
 }

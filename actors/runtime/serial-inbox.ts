@@ -13,9 +13,9 @@ import { ActorTimeoutError } from "./types.ts";
 
 /** Waiting in an inbox. Invariant: an envelope is linked into its inbox iff it is QUEUED. */
 const QUEUED = 0;
-/** Taken by the message loop; the handler is running. */
+/** Taken by the message loop; the handler is running and its caller waits for its outcome. */
 const RUNNING = 1;
-/** Its outcome is decided (replied, failed, timed out or rejected); later outcomes are dropped. */
+/** Its outcome is decided (replied, failed, or dropped before it ran); later outcomes are dropped. */
 const SETTLED = 2;
 type Phase = typeof QUEUED | typeof RUNNING | typeof SETTLED;
 
@@ -46,7 +46,7 @@ export class Envelope implements Deadlined {
     readonly msg: unknown,
   ) {}
 
-  /** Arms the ask timeout on the shared deadline list for this timeout value. */
+  /** Arms the ask timeout (the deadline to start) on the shared deadline list for this timeout value. */
   armTimeout(timeoutMs: number): void {
     this.timeoutMs = timeoutMs;
     deadlineList(timeoutMs).arm(this);
@@ -56,16 +56,22 @@ export class Envelope implements Deadlined {
     expire(this, this.timeoutMs);
   }
 
-  /** Called by the message loop right before the handler runs; false if it must be skipped. */
+  /**
+   * Called by the message loop right before the handler runs; false if it must be skipped.
+   * The deadline is disarmed here: a handler cannot be interrupted, so once it runs its
+   * outcome is the only true answer, and a timeout reported now could name as failed a
+   * write that then commits.
+   */
   begin(): boolean {
     if (this.phase !== QUEUED) return false;
+    this.dlist?.disarm(this);
     this.phase = RUNNING;
     return true;
   }
 
   succeed(value: unknown): void {
     this.dlist?.disarm(this);
-    if (this.phase === SETTLED) return; // the caller timed out; the reply has nowhere to go
+    if (this.phase === SETTLED) return; // defensive: settled envelopes never run
     this.phase = SETTLED;
     if (this.resolve !== null) this.resolve(value);
   }
@@ -74,8 +80,8 @@ export class Envelope implements Deadlined {
     this.dlist?.disarm(this);
     const { owner } = this;
     if (this.phase === SETTLED) {
-      // The caller already got a timeout, but the failure itself is still news to an operator.
-      safeLog(owner.logger, "warn", { err }, "actor message failed after its ask timed out");
+      // Defensive: a settled envelope never runs, but a failure is still news to an operator.
+      safeLog(owner.logger, "warn", { err }, "actor message failed after it was settled");
       return;
     }
     this.phase = SETTLED;
@@ -84,12 +90,11 @@ export class Envelope implements Deadlined {
   }
 }
 
-/** Timer callback for an ask that got no reply in time. */
+/** Timer callback for an ask that did not start in time: it leaves the inbox and never runs. */
 function expire(env: Envelope, timeoutMs: number): void {
-  if (env.phase === SETTLED) return;
-  // Not started yet: take it out so it never runs. Already running: let it
-  // finish (we cannot interrupt it) but detach the caller from its result.
-  if (env.phase === QUEUED) env.owner.inbox.remove(env);
+  // Only a queued envelope is armed (begin() disarms), so this is belt and braces.
+  if (env.phase !== QUEUED) return;
+  env.owner.inbox.remove(env);
   env.phase = SETTLED;
   env.reject?.(new ActorTimeoutError(env.owner.kind, env.owner.id, timeoutMs));
 }

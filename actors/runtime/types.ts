@@ -65,7 +65,10 @@ export interface ActorContext {
 
 export interface AskOptions {
   /**
-   * Milliseconds to wait for the reply; overrides the system default.
+   * Milliseconds the message may wait in the inbox before its handler starts; overrides the
+   * system default. Past it the message is dropped unrun (ActorTimeoutError). Once started,
+   * the caller gets the handler's own outcome however long it takes: a handler cannot be
+   * interrupted, so a timeout then could report as failed a write that commits.
    * 0 or Infinity disables the timeout (no timer is armed at all).
    */
   timeoutMs?: number;
@@ -74,7 +77,7 @@ export interface AskOptions {
 export interface ActorSystemOptions {
   /** An actor with no running or queued message for this long is passivated. Default 60_000; Infinity disables passivation. */
   idleMs?: number;
-  /** Default `ask` timeout. Default 10_000; 0 or Infinity disables it. */
+  /** Default `ask` timeout (the deadline to start, see AskOptions). Default 10_000; 0 or Infinity disables it. */
   askTimeoutMs?: number;
   /** Default: warn/error to the console, debug dropped. */
   logger?: ActorLogger;
@@ -112,12 +115,15 @@ export class ActorError extends Error {
   }
 }
 
-/** An `ask` got no reply in time. The message was skipped if it had not started yet. */
+/**
+ * An `ask` did not start within its timeout: the message was taken out of the inbox and its
+ * handler never ran, so nothing it would have done happened and the caller may send it again.
+ */
 export class ActorTimeoutError extends ActorError {
   readonly timeoutMs: number;
 
   constructor(kind: string, id: string, timeoutMs: number) {
-    super(`ask to ${kind}/${id} timed out after ${timeoutMs}ms`, { kind, id });
+    super(`ask to ${kind}/${id} did not start within ${timeoutMs}ms; it was dropped unrun`, { kind, id });
     this.name = "ActorTimeoutError";
     this.timeoutMs = timeoutMs;
   }

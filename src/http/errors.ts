@@ -1,4 +1,4 @@
-import { ActorActivationError } from "../../actors/runtime/index.ts";
+import { ActorActivationError, ActorStoppedError, ActorTimeoutError } from "../../actors/runtime/index.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 
@@ -23,6 +23,11 @@ export function renderError(err: unknown, frameworkCode: string | number, ctx: {
   // activation throws (a 404 for a mailbox that does not exist): our own errors keep their code.
   if ((frameworkCode === "PARSE" || err instanceof ActorActivationError) && (err as { cause?: unknown } | null)?.cause instanceof AppError) {
     err = (err as { cause: AppError }).cause;
+  }
+  const unrun = notRun(err);
+  if (unrun) {
+    ctx.log.warn({ err, requestId: ctx.requestId }, "request refused: its command was not run");
+    return envelope(unrun.status, unrun.code, unrun.message, unrun.details, unrun.headers);
   }
   if (err instanceof AppError) {
     const e = err.code === "validation_error" ? locateFields(err) : err;
@@ -53,6 +58,23 @@ export function renderError(err: unknown, frameworkCode: string | number, ctx: {
       ctx.log.error({ err, requestId: ctx.requestId, method: ctx.method, path: ctx.path }, "unexpected error");
       return envelope(500, "internal_error", "internal server error", { request_id: ctx.requestId });
   }
+}
+
+/**
+ * An actor command that never ran, because it waited in the inbox past its deadline or the
+ * node is stopping, as the 503 a client can act on: nothing was applied, retry after the
+ * given delay. undefined for anything else. A command that started is never reported here:
+ * its caller waits for its real outcome (actors/runtime, AskOptions).
+ */
+export function notRun(err: unknown): AppError | undefined {
+  if (err instanceof ActorTimeoutError) {
+    const retryAfter = String(Math.max(1, Math.ceil(err.timeoutMs / 1000)));
+    return new AppError("service_unavailable", "the mailbox is busy; the request was not applied, retry later", { applied: false }, { "Retry-After": retryAfter });
+  }
+  if (err instanceof ActorStoppedError) {
+    return new AppError("service_unavailable", "the service is shutting down; the request was not applied, retry shortly", { applied: false }, { "Retry-After": "2" });
+  }
+  return undefined;
 }
 
 const LOCATIONS = /^(body|params|query|headers)(\.|$)/;

@@ -13,6 +13,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   "413": "The body is too large (`payload_too_large`)",
   "429": "The API key's call window is used up (`rate_limit_exceeded`); see Retry-After",
   "500": "Unexpected server fault (`internal_error`)",
+  "503": "The mailbox is busy or the node is stopping (`service_unavailable`): nothing was applied; retry after Retry-After",
 };
 
 const ERROR_SCHEMA = {
@@ -117,6 +118,8 @@ function decorate(op: Operation, method: string, openapiPath: string): void {
     });
   }
   add("500");
+  // A command that could not start before ACTOR_ASK_TIMEOUT_MS is dropped unrun (README "Mailbox actors and nodes").
+  if (rule.level !== "public") add("503");
 }
 
 const DOCS_PAGE = `<!doctype html>

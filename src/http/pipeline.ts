@@ -4,7 +4,7 @@ import type { Authenticator, Principal } from "../auth/authenticate.ts";
 import type { Owners } from "../domain/owners.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { renderError } from "./errors.ts";
+import { notRun, renderError } from "./errors.ts";
 import { fingerprint, IDEMPOTENCY_HEADER, readIdempotencyKey, type Claim, type IdempotencyStore } from "./idempotency.ts";
 import { authRuleFor, capabilityFor, TIER_CAPABILITIES } from "./route-auth.ts";
 import type { RuntimeAccess } from "../../actors/mailbox/types.ts";
@@ -137,9 +137,10 @@ export function requestPipeline(deps: PipelineDeps) {
       set.headers["x-request-id"] = s.id;
       if (s.claim) {
         // A validation_error from the handler (domain rules such as slug syntax or reserved names) means
-        // the request was refused before it changed anything: release the key so a corrected retry runs.
-        // Any other outcome of a started handler, error included, is what a retry replays.
-        const refused = error instanceof AppError && error.code === "validation_error";
+        // the request was refused before it changed anything, and a command dropped unrun (503) did
+        // nothing either: release the key so the retry runs. Any other outcome of a started handler,
+        // error included, is what a retry replays.
+        const refused = (error instanceof AppError && error.code === "validation_error") || notRun(error) !== undefined;
         const settle = refused ? deps.idempotency.release(s.claim) : deps.idempotency.complete(s.claim, rendered.status, JSON.stringify(rendered.body));
         await settle.catch((err) => deps.log.error({ err, requestId: s.id }, "could not record idempotent response"));
       }

@@ -46,7 +46,10 @@ export class Ingest {
     for (const r of arrival.recipients) if (!byMailbox.has(r.mailboxId)) byMailbox.set(r.mailboxId, r);
     const ids: string[] = [];
     for (const r of byMailbox.values()) {
-      const { id } = await this.mailboxes.receive(r.mailboxId, {
+      // Once one mailbox has its copy, the others wait their turn: dropping one at its deadline
+      // would fail an arrival that is already partly recorded, and the sender's retry would repeat it.
+      const client = ids.length === 0 ? this.mailboxes : this.mailboxes.followUp;
+      const { id } = await client.receive(r.mailboxId, {
         rawSha256,
         rawSize: arrival.raw.byteLength,
         recipient: r.address,

@@ -76,7 +76,7 @@ export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner:
       return { disposition: "observed" as const };
     }
     const row = await mailboxes.createDraft(mailboxId, draft);
-    await mailboxes.logRuntime(mailboxId, { messageId, kind: "send_drafted", detail: `the runtime asked to send; held as draft ${row.id} for approval (draft-first)`, data: { draft_id: row.id } });
+    await mailboxes.followUp.logRuntime(mailboxId, { messageId, kind: "send_drafted", detail: `the runtime asked to send; held as draft ${row.id} for approval (draft-first)`, data: { draft_id: row.id } });
     return { disposition: "draft" as const, draft: draftView(row) };
   };
   const holding = (ctx: unknown): RuntimeAccess | null => {

@@ -1,0 +1,54 @@
+/**
+ * The time figures test/mail-assess.test.ts and test/mail-extract.test.ts no longer assert:
+ * the worst milliseconds of each assessment pattern family on 512 KiB of its own vocabulary
+ * (the inputs the tests use), and text extraction of pathological HTML and a 5 MB body.
+ *   bun bench/assess-budget.ts [--runs 3]
+ */
+import { EXFILTRATION_PATTERNS, INJECTION_PATTERNS } from "../src/mail/assess/injection.ts";
+import { CREDENTIAL_PATTERNS, PAYMENT_PATTERNS } from "../src/mail/assess/signals/language.ts";
+import { ACTION_PATTERNS } from "../src/mail/assess/triage.ts";
+import { extractText } from "../src/mail/extract.ts";
+
+const runs = Number(process.argv[process.argv.indexOf("--runs") + 1] ?? 3) || 3;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const timed = (work: () => unknown) => {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    work();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+};
+
+const KB512 = 512 * 1024;
+const families: Record<string, RegExp[]> = {
+  injection: INJECTION_PATTERNS,
+  exfiltration: EXFILTRATION_PATTERNS,
+  payment: PAYMENT_PATTERNS,
+  credential: CREDENTIAL_PATTERNS,
+  action: ACTION_PATTERNS,
+};
+console.log(`assessment patterns on 512 KiB of their own vocabulary (median of ${runs}; worst pattern and input)`);
+for (const [name, patterns] of Object.entries(families)) {
+  let worst = 0;
+  for (const re of patterns) {
+    const words = [...new Set(re.source.match(/[a-z]{2,}/g) ?? [])];
+    const inputs = [words.join(" ") + " ", words.join(""), words.map((w) => `${w} ${w}`).join(" ") + " "].map((u) => u.repeat(Math.ceil(KB512 / u.length)).slice(0, KB512) + "\u0000");
+    for (const input of inputs) worst = Math.max(worst, timed(() => re.test(input)));
+  }
+  console.log(`  ${name.padEnd(14)} ${patterns.length.toString().padStart(3)} patterns  worst ${worst.toFixed(1).padStart(8)} ms`);
+}
+
+const html = (h: string) => extractText({ text: null, html: h });
+const big = "word ".repeat(1_000_000);
+const cases: Record<string, () => unknown> = {
+  "100,000 nested <div>": () => html(`${"<div>".repeat(100_000)}deep${"</div>".repeat(100_000)}`),
+  "100,000 unclosed <b>": () => html(`${"<b>".repeat(100_000)}x`),
+  "60,000 stray end tags": () => html(`${"<div>".repeat(500)}${"</x>".repeat(60_000)}`),
+  '150,000 "<a"': () => html("<a".repeat(150_000)),
+  "5 MB text body": () => extractText({ text: big, html: null }),
+  "5 MB HTML body": () => html(`<p>${big}</p>`),
+};
+console.log(`\ntext extraction (median of ${runs})`);
+for (const [name, work] of Object.entries(cases)) console.log(`  ${name.padEnd(24)} ${timed(work).toFixed(1).padStart(8)} ms`);
