@@ -7,6 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { AppError } from "../src/errors.ts";
+import { extractText } from "../src/mail/extract.ts";
 import { localEngine } from "../src/intel/local/index.ts";
 import { PooledLocalEngine } from "../src/intel/pooled.ts";
 import type { IntelMessage } from "../src/intel/types.ts";
@@ -54,6 +55,15 @@ describe("local engine in workers", () => {
     const messages = await fixtures(6);
     const results = await Promise.all(messages.map((m) => pooled.extract(m)));
     for (const [i, m] of messages.entries()) expect(results[i]).toEqual(await localEngine.extract(m));
+  });
+
+  test("texts of messages without extracted_text are made as extractText makes them", async () => {
+    const parts = [
+      { text: null, html: '<p>Hello <b>there</b><span style="display:none">hidden</span></p><blockquote>old</blockquote>' },
+      { text: "New words.\n\nOn Mon, 2 Mar 2026, Pat wrote:\n> old words", html: null },
+      { text: null, html: null },
+    ];
+    expect(await pooled.extractTexts(parts)).toEqual(parts.map(extractText));
   });
 
   test("a hostile message extracts the same in the pool", async () => {
