@@ -16,6 +16,7 @@ import { mailboxRoutes } from "./mailboxes/index.ts";
 import { openapiRoutes } from "./openapi.ts";
 import { draftRoutes } from "./drafts/index.ts";
 import { labelRoutes } from "./labels/index.ts";
+import { routeBodies, type RouteBody } from "./body.ts";
 import { requestPipeline } from "./pipeline.ts";
 import { policyRoutes } from "./policy/index.ts";
 import { suppressionRoutes } from "./suppressions/index.ts";
@@ -70,7 +71,10 @@ export interface HttpDeps {
 
 /** The Elysia root: the request pipeline first, then one module per resource group. */
 export function createHttpApp(deps: HttpDeps) {
-  const pipeline = requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, owners: deps.owners, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024, maxMessageBytes: deps.mail.maxMessageBytes });
+  // Read from the routes once they are all registered (the first request), not kept by hand.
+  let bodies: Map<string, RouteBody> | undefined;
+  const bodyOf = (routeKey: string) => (bodies ??= routeBodies(app.routes as never)).get(routeKey);
+  const pipeline = requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, owners: deps.owners, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024, maxMessageBytes: deps.mail.maxMessageBytes, bodyOf });
   // normalize: false, so a schema with additionalProperties: false refuses unknown fields (a
   // typo in a PUT must not pass as "no change") instead of silently dropping them.
   const app: Elysia<any, any, any, any, any, any, any> = new Elysia({ name: "mailroom", normalize: false })

@@ -1,6 +1,7 @@
 import { ActorActivationError, ActorStoppedError, ActorTimeoutError } from "../../actors/runtime/index.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { fieldErrors, MAX_FIELDS, type FieldError } from "./validation.ts";
 
 export interface RenderedError {
   status: number;
@@ -8,11 +9,6 @@ export interface RenderedError {
   headers: Record<string, string>;
 }
 
-interface ValidationIssue {
-  path?: string;
-  message?: string;
-  summary?: string;
-}
 
 /**
  * The one place where anything thrown while serving a request becomes the error envelope.
@@ -37,15 +33,12 @@ export function renderError(err: unknown, frameworkCode: string | number, ctx: {
   }
   switch (frameworkCode) {
     case "VALIDATION": {
-      const v = err as { type?: string; all?: ValidationIssue[] };
+      // Query, params and headers (bodies are checked before Elysia sees them), rendered from the
+      // first errors only, never quoting the value; TypeBox can report one field more than once
+      // (missing, then wrong type): the first is kept.
+      const v = err as { type?: string; validator?: { Errors?(value: unknown): Iterable<never> }; value?: unknown };
       const location = v.type ?? "body";
-      // TypeBox can report one field more than once (missing, then wrong type): keep the first.
-      const byPath = new Map<string, { path: string; message: string }>();
-      for (const i of safeAll(v) ?? []) {
-        const path = `${location}${i.path && i.path !== "" ? i.path.replace(/\//g, ".") : ""}`;
-        if (!byPath.has(path)) byPath.set(path, { path, message: i.summary ?? i.message ?? "is invalid" });
-      }
-      const fields = [...byPath.values()];
+      const fields = safeErrors(v, location);
       const first = fields[0];
       const message = first ? `${first.path}: ${first.message}` : `the request ${location} is invalid`;
       return envelope(400, "validation_error", message, { fields });
@@ -78,6 +71,8 @@ export function notRun(err: unknown): AppError | undefined {
 }
 
 const LOCATIONS = /^(body|params|query|headers)(\.|$)/;
+// A domain check that reports every problem (autopilot rules) still answers a bounded list.
+const MAX_DOMAIN_FIELDS = 5 * MAX_FIELDS;
 
 /**
  * Field paths read `{location}.{field}` (body.slug, params.mailboxId), whether the schema
@@ -87,15 +82,16 @@ const LOCATIONS = /^(body|params|query|headers)(\.|$)/;
 function locateFields(err: AppError): AppError {
   const fields = err.details.fields;
   if (!Array.isArray(fields)) return err;
-  const located = fields.map((f: { path?: string }) => (typeof f.path === "string" && !LOCATIONS.test(f.path) ? { ...f, path: `body.${f.path}` } : f));
-  return new AppError(err.code, err.message, { ...err.details, fields: located }, err.headers);
+  const located = fields.slice(0, MAX_DOMAIN_FIELDS).map((f: { path?: string }) => (typeof f.path === "string" && !LOCATIONS.test(f.path) ? { ...f, path: `body.${f.path}` } : f));
+  const omitted = fields.length - located.length;
+  return new AppError(err.code, err.message, { ...err.details, fields: located, ...(omitted > 0 ? { omitted_fields: omitted } : {}) }, err.headers);
 }
 
-function safeAll(v: { all?: ValidationIssue[] }): ValidationIssue[] | undefined {
+function safeErrors(v: { validator?: { Errors?(value: unknown): Iterable<never> }; value?: unknown }, location: string): FieldError[] {
   try {
-    return v.all;
+    return v.validator?.Errors ? fieldErrors(v.validator.Errors(v.value), location) : [];
   } catch {
-    return undefined;
+    return [];
   }
 }
 

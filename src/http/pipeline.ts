@@ -4,6 +4,8 @@ import type { Authenticator, Principal } from "../auth/authenticate.ts";
 import type { Owners } from "../domain/owners.ts";
 import { AppError, validationError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { BodyRefusal, mediaType, readBounded, readJsonBody, type RouteBody } from "./body.ts";
+import { printable, storable } from "./json-bounds.ts";
 import { notRun, renderError } from "./errors.ts";
 import { fingerprint, IDEMPOTENCY_HEADER, readIdempotencyKey, type Claim, type IdempotencyStore } from "./idempotency.ts";
 import { authRuleFor, capabilityFor, TIER_CAPABILITIES } from "./route-auth.ts";
@@ -19,6 +21,8 @@ export interface PipelineDeps {
   maxJsonBytes: number;
   /** Raw messages posted to the HTTP ingress (message/rfc822). */
   maxMessageBytes: number;
+  /** What a route ("METHOD /path") takes as its body: raw media types, the schema's check. */
+  bodyOf: (routeKey: string) => RouteBody | undefined;
 }
 
 /** Lifecycle hooks for the routes that change something (see `mutation` below). */
@@ -44,15 +48,12 @@ interface RequestState {
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
-// Stands in for a body that was not valid JSON until the caller is authenticated:
-// an unauthenticated caller learns nothing about a route beyond "401".
-const BAD_JSON: unique symbol = Symbol("bad-json");
-const NOT_AN_OBJECT: unique symbol = Symbol("not-an-object");
 
 /**
  * The request pipeline every route runs through, in order:
- * JSON parse → request id → auth (route table) → API-key rate window → mailbox scope →
- * deferred JSON error → schema validation (Elysia) → idempotency claim (routes that change
+ * body (bounded, by content type; src/http/body.ts) → request id → auth (route table) →
+ * API-key rate window → path and query checks → mailbox scope → deferred body refusal →
+ * schema validation (Elysia) → idempotency claim (routes that change
  * something) → handler → idempotency record. Errors from any step become the envelope in one place.
  */
 export function requestPipeline(deps: PipelineDeps) {
@@ -68,27 +69,21 @@ export function requestPipeline(deps: PipelineDeps) {
   };
 
   const plugin = new Elysia({ name: "request-pipeline" })
-    .onParse({ as: "global" }, async ({ request, contentType }) => {
-      const type = contentType?.toLowerCase() ?? "";
-      if (type.startsWith("message/rfc822")) return readRaw(request, deps.maxMessageBytes);
-      if (!type.startsWith("application/json")) return;
-      const declared = Number(request.headers.get("content-length") ?? "0");
-      if (declared > deps.maxJsonBytes) throw new AppError("payload_too_large", `JSON bodies are limited to ${deps.maxJsonBytes} bytes`);
-      const text = await request.text();
-      if (text.length > deps.maxJsonBytes) throw new AppError("payload_too_large", `JSON bodies are limited to ${deps.maxJsonBytes} bytes`);
-      if (text.trim() === "") return null;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        return BAD_JSON;
+    // Whatever this returns (but undefined, for no body at all) is the body, so Elysia's own
+    // parsers never see one. Only a body over its size limit is refused before auth.
+    .onParse({ as: "global" }, async ({ request, route }) => {
+      const media = mediaType(request.headers.get("content-type"));
+      const raw = deps.bodyOf(`${request.method} ${route}`)?.raw;
+      if (raw) {
+        if (raw.includes(media)) return readBounded(request, deps.maxMessageBytes, "messages");
+        if (!request.body) return undefined;
+        return new BodyRefusal(new AppError("unsupported_media_type", `this route takes ${raw.join(" or ")}`, { accepted: raw }));
       }
-      // Every JSON body of this API is an object; `null`, arrays and scalars are refused in one place.
-      return value !== null && typeof value === "object" && !Array.isArray(value) ? value : NOT_AN_OBJECT;
+      return readJsonBody(request, media, deps.maxJsonBytes);
     })
     // The request id header is set here and in onError, which together see every request;
     // an onRequest hook for it would cost every request one more step.
-    .derive({ as: "global" }, async ({ request, route, params, body, headers, path, set }) => {
+    .derive({ as: "global" }, async ({ request, route, params, query, body, headers, path, set }) => {
       set.headers["x-request-id"] = stateOf(request).id;
       const rule = authRuleFor(request.method, route);
       let principal: Principal | null = null;
@@ -106,6 +101,8 @@ export function requestPipeline(deps: PipelineDeps) {
           if (!decision.allowed) {
             throw new AppError("rate_limit_exceeded", `this API key may make ${decision.limit} calls per window; retry later`, { limit: decision.limit }, { "Retry-After": String(Math.max(1, Math.ceil(decision.resetInMs / 1000))) });
           }
+          // Counted first (every call a key makes counts), then checked before anything is looked up.
+          checkPathAndQuery(params, query);
           if (rule.level === "admin") throw new AppError("forbidden", "this endpoint needs the admin token; mailbox API keys are refused");
           if (principal.runtime) runtime = runtimeAccess(decision.runtime ?? null, request.method, route);
           if (rule.level === "mailbox") {
@@ -115,8 +112,11 @@ export function requestPipeline(deps: PipelineDeps) {
           }
         }
       }
-      if ((body as unknown) === BAD_JSON) throw new AppError("invalid_json", "the request body is not valid JSON");
-      if ((body as unknown) === NOT_AN_OBJECT) throw validationError("the request body must be a JSON object", [{ path: "body", message: "must be a JSON object" }]);
+      if (principal?.kind !== "key") checkPathAndQuery(params, query);
+      if ((body as unknown) instanceof BodyRefusal) throw (body as unknown as BodyRefusal).error;
+      // The body schema is checked here rather than left to Elysia, whose refusal of a large body
+      // costs seconds (src/http/validation.ts); Elysia's own check then only sees valid bodies.
+      deps.bodyOf(`${request.method} ${route}`)?.check?.(body);
 
       let idempotency: { key: string; fingerprint: string } | null = null;
       if (MUTATING.has(request.method)) {
@@ -178,6 +178,24 @@ export function requestPipeline(deps: PipelineDeps) {
   return { plugin, mutation };
 }
 
+/**
+ * Path parameters and query values every route may hand to the database or a log: a malformed
+ * percent-encoding (Elysia decodes such a parameter to null) and NUL, which PostgreSQL text
+ * cannot hold, are refused here for every route, before anything looks the value up.
+ */
+function checkPathAndQuery(params: Record<string, unknown> | undefined, query: Record<string, unknown> | undefined): void {
+  const fields: { path: string; message: string }[] = [];
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (typeof value !== "string") fields.push({ path: `params.${name}`, message: "is not valid percent-encoded UTF-8" });
+    else if (!storable(value)) fields.push({ path: `params.${name}`, message: "must not contain NUL (%00)" });
+  }
+  for (const [name, value] of Object.entries(query ?? {})) {
+    const key = storable(name) ? name : printable(name);
+    if (key !== name || (Array.isArray(value) ? value : [value]).some((v) => typeof v === "string" && !storable(v))) fields.push({ path: `query.${key}`, message: "must not contain NUL (%00)" });
+  }
+  if (fields.length > 0) throw validationError(`${fields[0]!.path}: ${fields[0]!.message}`, fields);
+}
+
 /** An agent runtime's key: its binding must be enabled and its tier must allow the route. */
 function runtimeAccess(access: RuntimeAccess | null, method: string, route: string): RuntimeAccess {
   if (!access) throw new AppError("forbidden", "this agent-runtime key's binding is disabled or removed");
@@ -186,19 +204,4 @@ function runtimeAccess(access: RuntimeAccess | null, method: string, route: stri
     throw new AppError("forbidden", `permission tier ${access.tier} does not allow this (${needs} is needed)`, { permission_tier: access.tier, needs });
   }
   return access;
-}
-
-/** The body as bytes, exactly as sent, refused past `max` without reading further. */
-async function readRaw(request: Request, max: number): Promise<Uint8Array> {
-  const tooLarge = () => new AppError("payload_too_large", `messages are limited to ${max} bytes`, { limit: max });
-  if (Number(request.headers.get("content-length") ?? "0") > max) throw tooLarge();
-  if (!request.body) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body) {
-    size += chunk.byteLength;
-    if (size > max) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }

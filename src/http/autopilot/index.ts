@@ -3,10 +3,10 @@ import { Elysia, t } from "elysia";
 import type { Mailboxes } from "../../../actors/mailbox/client.ts";
 import type { Db } from "../../../db/client.ts";
 import { autopilotDecisions, autopilotPolicies, type AutopilotDecisionRow, type AutopilotPolicyRow } from "../../../db/schema/index.ts";
-import { describeRuleSchema } from "../../autopilot/rules.ts";
+import { describeRuleSchema, RULE_LIMITS } from "../../autopilot/rules.ts";
 import { MailboxParams } from "../mailboxes/model.ts";
 import type { MutationHooks } from "../pipeline.ts";
-import { iso, Timestamp, Uuid } from "../schemas.ts";
+import { iso, JsonObject, Timestamp, Uuid } from "../schemas.ts";
 
 const Mode = t.Union([t.Literal("observe"), t.Literal("enforce")], { description: "observe: record what would happen; enforce: do it" });
 // The full rule format is a JSON Schema of its own (describeRuleSchema), written into the
@@ -14,7 +14,7 @@ const Mode = t.Union([t.Literal("observe"), t.Literal("enforce")], { description
 const RuleSchema = t.Object({}, { additionalProperties: true, description: `an autopilot rule: ${JSON.stringify(describeRuleSchema())}` });
 const Policy = t.Object({ mode: Mode, rules: t.Array(RuleSchema), updated_at: t.Union([Timestamp, t.Null()]) }, { additionalProperties: false });
 const PutBody = t.Object(
-  { mode: t.Optional(Mode), rules: t.Optional(t.Array(t.Unknown(), { description: "rule objects (README \"Autopilot\"); validated in full, every problem reported" })) },
+  { mode: t.Optional(Mode), rules: t.Optional(t.Array(JsonObject("a rule (README \"Autopilot\"); validated in full, every problem reported", 16), { maxItems: RULE_LIMITS.rules, description: "rule objects (README \"Autopilot\")" })) },
   { additionalProperties: false },
 );
 const Decision = t.Object(

@@ -5,6 +5,7 @@ export const EventStreamQuery = t.Object({
   since: t.Optional(
     t.String({
       pattern: "^[0-9]+$",
+      maxLength: 32,
       description: "Resume point when there is no Last-Event-ID header: events numbered after it are sent. A non-negative integer; default 0 (from the oldest stored event).",
     }),
   ),
@@ -14,6 +15,7 @@ export const EventStreamHeaders = t.Object({
   "last-event-id": t.Optional(
     t.String({
       pattern: "^[0-9]*$",
+      maxLength: 32,
       description: "The id of the last event the client got (an EventSource sends it when it reconnects); takes precedence over `since`. Empty counts as absent.",
     }),
   ),

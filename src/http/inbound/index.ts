@@ -20,9 +20,9 @@ export function inboundRoutes(ingest: Ingest, recipients: Recipients, mailDomain
   return new Elysia({ name: "inbound" }).guard(mutation, (writes) =>
     writes.post(
       "/v1/inbound/email",
-      async ({ body: parsed, query, set, headers }) => {
-        // An empty body is never parsed: it arrives as undefined.
-        const body = parsed === undefined && headers["content-type"]?.toLowerCase().startsWith("message/rfc822") ? new Uint8Array(0) : parsed;
+      async ({ body, query, set }) => {
+        // The pipeline reads message/rfc822 as bytes (as `requestBody` below declares) and refuses
+        // any other type; what is left is no body at all.
         if (!(body instanceof Uint8Array)) throw new AppError("unsupported_media_type", "send the raw message with Content-Type: message/rfc822");
         if (body.byteLength === 0) throw new AppError("validation_error", "the message is empty", { fields: [{ path: "body", message: "must be an RFC 5322 message" }] });
         const explicit = query.to === undefined ? undefined : Array.isArray(query.to) ? query.to : [query.to];
@@ -47,6 +47,7 @@ export function inboundRoutes(ingest: Ingest, recipients: Recipients, mailDomain
           description:
             "Body: the raw RFC 5322 message, Content-Type message/rfc822, kept byte for byte. `to` (repeatable) gives the envelope recipients; without it the To and Cc addresses of this service's domain are used. Every recipient must be deliverable or nothing is stored. Answers once the message is durable; parsing and assessment follow (message.processed).",
           tags: ["Inbound"],
+          requestBody: { required: true, content: { "message/rfc822": { schema: { type: "string", format: "binary" } } } },
         },
       },
     ),

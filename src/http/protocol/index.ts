@@ -8,7 +8,7 @@ import type { Principal } from "../../auth/authenticate.ts";
 import { AppError, notFound, validationError } from "../../errors.ts";
 import { checkTargetUrl, type TargetPolicy } from "../../net/target-check.ts";
 import { a2aAgentCard, agentJson, type DiscoveryAction } from "../../protocol/discovery.ts";
-import type { ProtocolHosts } from "../../protocol/hosts.ts";
+import { hostName, parseHost, requestOrigin, type ProtocolHosts } from "../../protocol/hosts.ts";
 import type { DerivedContext, MutationHooks } from "../pipeline.ts";
 import { Accepted, InboxBody, InboxParams, messageView, ProtocolMessage, ProtocolResponse, RespondBody, responseView } from "./model.ts";
 
@@ -23,11 +23,15 @@ export function protocolRoutes(deps: { mailboxes: Mailboxes; db: Db; hosts: Prot
   const { mailboxes, db, hosts } = deps;
 
   const hostMailbox = async (request: Request) => {
-    const id = await hosts.mailboxOf(request.headers.get("host"));
-    if (!id) throw new AppError("not_found", `no agent is served at host ${request.headers.get("host") ?? "(none)"}`);
+    const header = request.headers.get("host");
+    // RFC 9112 §3.2: a Host that is not host[:port] (a port past 65535, say) is a bad request.
+    if (!parseHost(header)) throw validationError("headers.host: must be host[:port] with a port of 1-65535", [{ path: "headers.host", message: "must be host[:port] with a port of 1-65535" }]);
+    const id = await hosts.mailboxOf(header);
+    if (!id) throw new AppError("not_found", `no agent is served at host ${hostName(header)}`);
     return id;
   };
-  const origin = (request: Request) => `${new URL(request.url).protocol}//${request.headers.get("host")}`;
+  // Only called once hostMailbox has accepted the Host header.
+  const origin = (request: Request) => requestOrigin(request) ?? "";
 
   const discovery = async (request: Request) => {
     const mailbox = await mailboxes.get(await hostMailbox(request));

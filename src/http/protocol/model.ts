@@ -1,9 +1,11 @@
 import { t } from "elysia";
 import type { MessageRow, ProtocolMessageRow, ProtocolResponseRow } from "../../../db/schema/index.ts";
 import { responseEventPayload } from "../../../actors/mailbox/protocol.ts";
-import { iso, Timestamp, Uuid } from "../schemas.ts";
+import { iso, JsonObject, Timestamp, Uuid } from "../schemas.ts";
 
 const Json = (description: string) => t.Object({}, { additionalProperties: true, description });
+/** Request side: bounded at the top (JsonObject); metadata's size is checked by the inbox route. */
+const JsonInput = (description: string) => JsonObject(description, 256);
 const Priority = t.Union([t.Literal("low"), t.Literal("normal"), t.Literal("high"), t.Literal("urgent")]);
 const Status = t.Union([t.Literal("received"), t.Literal("routed"), t.Literal("responded"), t.Literal("failed")]);
 
@@ -20,12 +22,12 @@ export const InboxBody = t.Object(
       ),
     ),
     action: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "an enabled action of the recipient; omit for a free-form message" })),
-    parameters: t.Optional(Json("must match the action's parameter schema; only with an action")),
+    parameters: t.Optional(JsonInput("must match the action's parameter schema; only with an action")),
     subject: t.String({ maxLength: 998, description: "required, not blank" }),
     body: t.Optional(t.String({ maxLength: 1_000_000, description: "required (not blank) when there is no action" })),
     thread_id: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "the sender's conversation id; a sender's messages with the same id share a thread" })),
     priority: t.Optional(Priority),
-    metadata: t.Optional(Json("kept and returned as given (at most 16 KiB)")),
+    metadata: t.Optional(JsonInput("kept and returned as given (at most 16 KiB)")),
   },
   { additionalProperties: false },
 );
@@ -33,8 +35,8 @@ export const InboxBody = t.Object(
 export const RespondBody = t.Object(
   {
     body: t.Optional(t.String({ maxLength: 1_000_000 })),
-    structured_data: t.Optional(Json("must match the action's response schema")),
-    structuredData: t.Optional(Json("the same as structured_data")),
+    structured_data: t.Optional(JsonInput("must match the action's response schema")),
+    structuredData: t.Optional(JsonInput("the same as structured_data")),
   },
   { additionalProperties: false },
 );
