@@ -2,6 +2,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { webhookAttempts, webhookDeliveries, type WebhookAttemptRow } from "../../db/schema/index.ts";
 import { notFound } from "../errors.ts";
+import type { NatsNames } from "../cluster/nats-names.ts";
 import type { Logger } from "../log.ts";
 import type { Lookup } from "../net/ssrf.ts";
 import { WebhookEndpoints } from "./endpoints.ts";
@@ -14,6 +15,7 @@ import { Sweeper } from "./sweeper.ts";
 
 export interface WebhookSettings {
   natsUrl: string | undefined;
+  natsNames: NatsNames;
   nodeId: string;
   retryDelaysSeconds: number[];
   timeoutMs: number;
@@ -50,7 +52,7 @@ export class WebhookSystem {
     const executor = new DeliveryExecutor(db, recorder, { timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivateTargets, lookup: settings.lookup });
     let transport: { kind: "nats"; nats: NatsTransport } | { kind: "local"; queue: LocalDeliveryQueue };
     if (settings.natsUrl) {
-      const nats = await NatsTransport.open(db, executor, log, { natsUrl: settings.natsUrl, nodeId: settings.nodeId, concurrency: settings.concurrency, attemptTimeoutMs: settings.timeoutMs });
+      const nats = await NatsTransport.open(db, executor, log, { natsUrl: settings.natsUrl, names: settings.natsNames, nodeId: settings.nodeId, concurrency: settings.concurrency, attemptTimeoutMs: settings.timeoutMs });
       transport = { kind: "nats", nats };
     } else {
       transport = { kind: "local", queue: new LocalDeliveryQueue(db, executor, log, { concurrency: settings.concurrency, pollMs: settings.pollMs, attemptTimeoutMs: settings.timeoutMs }) };
