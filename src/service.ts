@@ -10,6 +10,8 @@ import { KeyStore } from "./auth/key-store.ts";
 import { connectBus } from "./cluster/bus.ts";
 import { natsNames, type NatsNames } from "./cluster/nats-names.ts";
 import { defaultNatsPrefix, deploymentIdentity } from "./deployment.ts";
+import { resealSecrets } from "./crypto/reseal.ts";
+import { SecretBox, secretsKeyMaterial } from "./crypto/secret-box.ts";
 import type { Config } from "./config.ts";
 import { Accounts } from "./domain/accounts.ts";
 import { Owners } from "./domain/owners.ts";
@@ -80,6 +82,10 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const identity = await deploymentIdentity(database.db);
     const nats = natsNames(config.natsPrefix ?? defaultNatsPrefix(identity.id));
 
+    const secretsKey = secretsKeyMaterial({ secretsKey: config.secretsKey, databaseUrl: config.databaseUrl, dataDir: config.dataDir, adminToken });
+    const secrets = new SecretBox(secretsKey.material, config.secretsKeyPrevious);
+    await resealSecrets(database.db, secrets, log);
+
     const keys = new KeyStore(database.db, config.cacheTtlMs);
     // The bus is connected before the actors exist; its handlers reach them through this slot.
     let mailboxesClient: Mailboxes | undefined;
@@ -100,6 +106,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       mailboxActor({
         db: database.db,
         keys,
+        secrets,
         announceRevoked: (id) => bus.announceRevoked(id),
         announceChanged: (id) => bus.announceMailboxChanged(id),
         freshnessMs: config.cacheTtlMs,
@@ -133,6 +140,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       {
         natsUrl: config.natsUrl,
         natsNames: nats,
+        secrets,
         nodeId: config.nodeId,
         retryDelaysSeconds: config.webhookRetryDelays,
         timeoutMs: config.webhookTimeoutMs,
@@ -223,7 +231,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     runner.start();
 
     const httpPort = server.port ?? config.port;
-    log.info({ http_port: httpPort, smtp_port: smtp.port, node_id: config.nodeId, database: database.driver, jobs: bus.mode, ...(config.natsUrl ? { nats_prefix: nats.prefix } : {}), version: pkg.version }, "ready");
+    log.info({ http_port: httpPort, smtp_port: smtp.port, node_id: config.nodeId, database: database.driver, jobs: bus.mode, ...(config.natsUrl ? { nats_prefix: nats.prefix } : {}), secrets_key: secretsKey.source, version: pkg.version }, "ready");
 
     let stopping: Promise<void> | undefined;
     return {

@@ -5,3 +5,5 @@ CREATE TABLE "deployment" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "deployment_singleton" CHECK ("deployment"."singleton")
 );
+--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" DROP COLUMN "secret";
