@@ -14,10 +14,11 @@ import { startReceiver } from "./webhook-support.ts";
 const started: TestService[] = [];
 let a: TestService;
 let b: TestService;
+// Two fresh databases migrate slowly on a busy machine: the starts get their own time.
 beforeAll(async () => {
   a = await start();
   b = await onItsOwnDatabase();
-});
+}, 180_000);
 afterAll(async () => {
   await Promise.all(started.map((t) => t.stop()));
 });
@@ -94,7 +95,7 @@ describe.skipIf(!usingNats)("two deployments on one NATS", () => {
     } finally {
       for (const { receiver } of sides) receiver.stop();
     }
-  });
+  }, 90_000);
 
   test("cluster broadcasts (key revoked) reach the nodes of their own deployment only", async () => {
     const log = createLogger("silent", "bus-test");
