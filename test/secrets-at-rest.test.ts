@@ -194,3 +194,28 @@ describe("signing secrets at rest", () => {
     await t.stop();
   });
 });
+
+describe("the secret box", () => {
+  test("seals with a fresh nonce, opens under the current or previous key only, refuses tampering", () => {
+    const box = new SecretBox("material-one-0123456789");
+    const a = box.seal("s3cret");
+    expect(a).not.toContain("s3cret");
+    expect(box.seal("s3cret")).not.toBe(a);
+    expect(box.open(a)).toBe("s3cret");
+    expect(box.isCurrent(a)).toBe(true);
+    // A value from before sealing is the secret itself.
+    expect(box.open("abcdef")).toBe("abcdef");
+    const next = new SecretBox("material-two-0123456789", "material-one-0123456789");
+    expect(next.open(a)).toBe("s3cret");
+    expect(next.isCurrent(a)).toBe(false);
+    expect(() => new SecretBox("material-two-0123456789").open(a)).toThrow(UnknownSecretsKeyError);
+    const tampered = a.slice(0, -4) + (a.endsWith("AAAA") ? "BBBB" : "AAAA");
+    expect(() => box.open(tampered)).toThrow();
+  });
+
+  test("SECRETS_KEY and SECRETS_KEY_PREVIOUS are checked at start", () => {
+    expect(() => loadConfig({ SECRETS_KEY: "short" })).toThrow(/SECRETS_KEY/);
+    expect(() => loadConfig({ SECRETS_KEY_PREVIOUS: "has spaces in it, too many" })).toThrow(/SECRETS_KEY_PREVIOUS/);
+    expect(loadConfig({ SECRETS_KEY: "k".repeat(32) }).secretsKey).toBe("k".repeat(32));
+  });
+});
