@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
+import { NATS_PREFIX_RE } from "./cluster/nats-names.ts";
 
 /**
  * Every setting of the runtime contract plus our own additions, parsed once at boot.
@@ -10,9 +11,15 @@ export interface Config {
   host: string;
   smtpPort: number;
   adminToken: string | undefined;
+  /** Key material that seals stored signing secrets; unset: see secretsKeyMaterial(). */
+  secretsKey: string | undefined;
+  /** The material of the key before it, for one start that re-seals everything. */
+  secretsKeyPrevious: string | undefined;
   databaseUrl: string | undefined;
   dataDir: string;
   natsUrl: string | undefined;
+  /** Namespace of every NATS subject and stream; unset: derived from the database's deployment id. */
+  natsPrefix: string | undefined;
   mailDomain: string;
   agentDomain: string;
   smtpRelayUrl: string | undefined;
@@ -129,14 +136,26 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push("ADMIN_TOKEN must be 16 to 512 printable ASCII characters without spaces");
   }
 
+  const secretsKey = opt("SECRETS_KEY");
+  const secretsKeyPrevious = opt("SECRETS_KEY_PREVIOUS");
+  for (const [name, v] of [["SECRETS_KEY", secretsKey], ["SECRETS_KEY_PREVIOUS", secretsKeyPrevious]] as const) {
+    if (v !== undefined && !/^[\x21-\x7e]{16,512}$/.test(v)) problems.push(`${name} must be 16 to 512 printable ASCII characters without spaces (32 or more random ones)`);
+  }
+
+  const natsPrefix = opt("NATS_PREFIX");
+  if (natsPrefix !== undefined && !NATS_PREFIX_RE.test(natsPrefix)) problems.push(`NATS_PREFIX must be 1 to 64 letters, digits, "-" or "_", got "${natsPrefix}"`);
+
   const config: Config = {
     port: int("PORT", 3000, 0, 65535),
     host: str("HOST", "0.0.0.0"),
     smtpPort: int("SMTP_PORT", 2525, 0, 65535),
     adminToken,
+    secretsKey,
+    secretsKeyPrevious,
     databaseUrl: url("DATABASE_URL", ["postgres:", "postgresql:"]),
     dataDir: resolve(str("DATA_DIR", "./data")),
     natsUrl: url("NATS_URL", ["nats:", "tls:", "ws:", "wss:"]),
+    natsPrefix,
     mailDomain: domain("MAIL_DOMAIN", "mail.localhost"),
     agentDomain: domain("AGENT_DOMAIN", "agents.localhost"),
     smtpRelayUrl: url("SMTP_RELAY_URL", ["smtp:", "smtps:"]),

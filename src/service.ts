@@ -8,6 +8,10 @@ import { resolveAdminToken } from "./auth/admin-token.ts";
 import { Authenticator } from "./auth/authenticate.ts";
 import { KeyStore } from "./auth/key-store.ts";
 import { connectBus } from "./cluster/bus.ts";
+import { natsNames, type NatsNames } from "./cluster/nats-names.ts";
+import { defaultNatsPrefix, deploymentIdentity } from "./deployment.ts";
+import { resealSecrets } from "./crypto/reseal.ts";
+import { SecretBox, secretsKeyMaterial } from "./crypto/secret-box.ts";
 import type { Config } from "./config.ts";
 import { Accounts } from "./domain/accounts.ts";
 import { Owners } from "./domain/owners.ts";
@@ -43,7 +47,7 @@ export interface Service {
   adminToken: string;
   log: Logger;
   /** For tests and tools in this repository; not an API. */
-  internals: { database: Database; actors: ActorSystem; keys: KeyStore; webhooks: WebhookSystem; /** "METHOD /path" of every route the app serves. */ routes: string[]; /** The open SSE event streams. */ events: EventFeed };
+  internals: { /** This deployment's NATS names (used only with NATS_URL). */ nats: NatsNames; database: Database; actors: ActorSystem; keys: KeyStore; webhooks: WebhookSystem; /** "METHOD /path" of every route the app serves. */ routes: string[]; /** The open SSE event streams. */ events: EventFeed };
   /** Drains and closes everything; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -75,11 +79,19 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       log.warn({ admin_token: token, path }, "generated an admin token; it is stored in the data directory and will not be printed again");
     });
 
+    const identity = await deploymentIdentity(database.db);
+    const nats = natsNames(config.natsPrefix ?? defaultNatsPrefix(identity.id));
+
+    const secretsKey = secretsKeyMaterial({ secretsKey: config.secretsKey, databaseUrl: config.databaseUrl, dataDir: config.dataDir, adminToken });
+    const secrets = new SecretBox(secretsKey.material, config.secretsKeyPrevious);
+    await resealSecrets(database.db, secrets, log);
+
     const keys = new KeyStore(database.db, config.cacheTtlMs);
     // The bus is connected before the actors exist; its handlers reach them through this slot.
     let mailboxesClient: Mailboxes | undefined;
     const bus = await connectBus(
       config.natsUrl,
+      nats,
       config.nodeId,
       { onKeyRevoked: (id) => keys.invalidate(id), onMailboxChanged: (id) => mailboxesClient?.reload(id) },
       log,
@@ -97,6 +109,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       mailboxActor({
         db: database.db,
         keys,
+        secrets,
         announceRevoked: (id) => bus.announceRevoked(id),
         announceChanged: (id) => bus.announceMailboxChanged(id),
         freshnessMs: config.cacheTtlMs,
@@ -129,6 +142,8 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       database.db,
       {
         natsUrl: config.natsUrl,
+        natsNames: nats,
+        secrets,
         nodeId: config.nodeId,
         retryDelaysSeconds: config.webhookRetryDelays,
         timeoutMs: config.webhookTimeoutMs,
@@ -236,7 +251,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     runner.start();
 
     const httpPort = server.port ?? config.port;
-    log.info({ http_port: httpPort, smtp_port: smtp.port, node_id: config.nodeId, database: database.driver, jobs: bus.mode, version: pkg.version }, "ready");
+    log.info({ http_port: httpPort, smtp_port: smtp.port, node_id: config.nodeId, database: database.driver, jobs: bus.mode, ...(config.natsUrl ? { nats_prefix: nats.prefix } : {}), secrets_key: secretsKey.source, version: pkg.version }, "ready");
 
     let stopping: Promise<void> | undefined;
     return {
@@ -244,7 +259,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       smtpPort: smtp.port,
       adminToken,
       log,
-      internals: { database, actors, keys, webhooks, routes: app.routes.map((r) => `${r.method} ${r.path}`), events },
+      internals: { nats, database, actors, keys, webhooks, routes: app.routes.map((r) => `${r.method} ${r.path}`), events },
       stop: () => (stopping ??= runCleanups()),
     };
   } catch (err) {

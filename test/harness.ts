@@ -36,6 +36,11 @@ export interface ApiResponse {
 }
 
 export const usingPostgres = !!process.env.DATABASE_URL;
+/**
+ * Every test service seals stored secrets with this key: on a shared PostgreSQL database a key
+ * derived from each service's random admin token would leave the next service rows it cannot open.
+ */
+export const TEST_SECRETS_KEY = "test-secrets-key-0123456789abcdef0123456789abcdef";
 export const usingNats = !!process.env.NATS_URL;
 
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
@@ -50,6 +55,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     PGLITE_IN_MEMORY: "true",
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     ALLOW_PRIVATE_WEBHOOK_TARGETS: "true",
+    SECRETS_KEY: TEST_SECRETS_KEY,
     ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     ...(process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL } : {}),
     NODE_ID: `test-${randomBytes(3).toString("hex")}`,

@@ -10,7 +10,6 @@ import { AppError } from "../src/errors.ts";
 import { createLogger } from "../src/log.ts";
 import { jetstream } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
-import { CONSUMER, STREAM, SUBJECT } from "../src/webhooks/nats-transport.ts";
 import { seedAccount, startTestService, usingNats, waitFor, type TestService } from "./harness.ts";
 import { rfc822, waitForMessage } from "./mail-support.ts";
 
@@ -272,6 +271,8 @@ describe("a job that ends failed is visible where its subject lives", () => {
 
 describe("JetStream", () => {
   test.skipIf(!usingNats)("a message on the webhook subject that is no delivery id is terminated, not redelivered forever", async () => {
+    // The names are this deployment's (NATS_PREFIX), as the service derived them.
+    const { webhookStream: STREAM, webhookConsumer: CONSUMER, webhookSubject: SUBJECT } = t.service.internals.nats;
     const nc = await connect({ servers: process.env.NATS_URL! });
     try {
       // The server announces every term() of the consumer's messages.

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { TEST_SECRETS_KEY } from "./harness.ts";
 
 /**
  * The real entry point (src/main.ts) as a child process: what `npm start` runs. Every
@@ -66,7 +67,7 @@ function spawnMain(env: Record<string, string>): Child {
     const v = process.env[name];
     if (v !== undefined) baseEnv[name] = v;
   }
-  if (process.env.DATABASE_URL) baseEnv.DATABASE_URL = process.env.DATABASE_URL;
+  if (process.env.DATABASE_URL) Object.assign(baseEnv, { DATABASE_URL: process.env.DATABASE_URL, SECRETS_KEY: TEST_SECRETS_KEY });
   if (process.env.NATS_URL) baseEnv.NATS_URL = process.env.NATS_URL;
 
   const proc = Bun.spawn([process.execPath, "src/main.ts"], {

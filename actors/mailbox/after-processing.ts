@@ -141,7 +141,6 @@ function runtimeDelivery(binding: AgentRuntimeBindingRow, mailbox: MailboxRow, p
     target: "runtime",
     mailboxId: mailbox.id,
     url: runtimeUrl(binding.runtimeBaseUrl),
-    secret: binding.signingSecret,
     signatureHeader: "x-service-signature",
     event: RUNTIME_EVENT,
     body: runtimeMessageBody(binding, mailbox, messageEventPayload(p.row, p.attachments, p.protocol), hint),

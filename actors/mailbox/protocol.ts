@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
+import type { SecretBox } from "../../src/crypto/secret-box.ts";
 import {
   actions,
   mailboxes,
@@ -168,13 +169,14 @@ export async function autoAct(ctx: WriteContext, cmd: CommandOf<"autoAct">): Pro
 
 /** Commits a response, then hands its callback (if any) to the transport. */
 async function commitResponse({ state, deps }: WriteContext, found: ProtocolMessage, input: ResponseInput, responder: ProtocolResponseRow["responder"]): Promise<ProtocolResponseRow> {
-  const response = await deps.db.transaction((tx) => insertResponse(tx, state.mailbox, found.message, found.protocol, input, responder));
+  const response = await deps.db.transaction((tx) => insertResponse(tx, deps.secrets, state.mailbox, found.message, found.protocol, input, responder));
   if (response.deliveryId) deps.handOver.deliveries([response.deliveryId]);
   return response;
 }
 
 async function insertResponse(
   tx: Tx,
+  secrets: SecretBox,
   mailbox: { id: string; emailAddress: string; protocolHost: string },
   message: MessageRow,
   protocol: ProtocolMessageRow,
@@ -184,8 +186,8 @@ async function insertResponse(
   const id = newId();
   const now = new Date();
   // A sender mailbox deleted since has nobody to sign for: the answer waits to be polled.
-  const secret = protocol.callbackUrl && protocol.senderMailboxId ? await callbackSecret(tx, protocol.senderMailboxId) : null;
-  const mode: ProtocolResponseRow["deliveryMode"] = secret ? "callback" : "poll";
+  const signed = protocol.callbackUrl && protocol.senderMailboxId ? await ensureCallbackSecret(tx, protocol.senderMailboxId, secrets) : false;
+  const mode: ProtocolResponseRow["deliveryMode"] = signed ? "callback" : "poll";
   let deliveryId: string | undefined;
   const values = {
     id,
@@ -199,12 +201,11 @@ async function insertResponse(
     createdAt: now,
     deliveredAt: mode === "poll" ? now : null,
   };
-  if (secret) {
+  if (signed) {
     [deliveryId] = await insertDirectDeliveries(tx, [{
       target: "callback",
       mailboxId: mailbox.id,
       url: protocol.callbackUrl!,
-      secret,
       signatureHeader: CALLBACK_SIGNATURE_HEADER,
       event: "protocol.response.created",
       body: JSON.stringify(callbackBody(values, message, protocol, mailbox)),
@@ -238,14 +239,15 @@ function callbackBody(r: Omit<ProtocolResponseRow, "deliveryId">, message: Messa
   };
 }
 
-async function callbackSecret(tx: Tx, senderMailboxId: string): Promise<string | null> {
+/** Whether the sender mailbox (still) exists, with a callback secret made now if it had none; the delivery signs with it at each attempt. */
+async function ensureCallbackSecret(tx: Tx, senderMailboxId: string, secrets: SecretBox): Promise<boolean> {
   // Set once, by whichever answer needs it first; only this column of the sender's row is written.
   const [row] = await tx
     .update(mailboxes)
-    .set({ callbackSecret: sql`coalesce(${mailboxes.callbackSecret}, ${newSigningSecret()})` })
+    .set({ callbackSecret: sql`coalesce(${mailboxes.callbackSecret}, ${secrets.seal(newSigningSecret())})` })
     .where(eq(mailboxes.id, senderMailboxId))
-    .returning({ secret: mailboxes.callbackSecret });
-  return row?.secret ?? null;
+    .returning({ id: mailboxes.id });
+  return row !== undefined;
 }
 
 /**

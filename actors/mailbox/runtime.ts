@@ -43,7 +43,7 @@ export async function setBinding({ state, deps }: WriteContext, cmd: CommandOf<"
     await tx.insert(apiKeys).values({ id: keyId, mailboxId: state.mailbox.id, name: `agent runtime ${f.agentId}`.slice(0, 200), scope: "runtime", status: "active", secretDigest: digest });
     const [inserted] = await tx
       .insert(agentRuntimeBindings)
-      .values({ mailboxId: state.mailbox.id, agentId: f.agentId!, runtimeBaseUrl: f.runtimeBaseUrl!, ...f, signingSecret, keyId, createdAt: now, updatedAt: now })
+      .values({ mailboxId: state.mailbox.id, agentId: f.agentId!, runtimeBaseUrl: f.runtimeBaseUrl!, ...f, signingSecret: deps.secrets.seal(signingSecret), keyId, createdAt: now, updatedAt: now })
       .returning();
     return inserted!;
   });

@@ -4,6 +4,7 @@ import type { ActionFields } from "../../src/domain/actions.ts";
 import type { SchemaValidators } from "../../src/protocol/validation.ts";
 import type { ProtocolInput, ResponseInput } from "../../src/protocol/types.ts";
 import type { KeyStore } from "../../src/auth/key-store.ts";
+import type { SecretBox } from "../../src/crypto/secret-box.ts";
 import type { OutgoingFields } from "../../src/domain/outbound.ts";
 import type { ArrivalHead } from "../../src/mail/arrival-head.ts";
 import type { Envelope, ProcessedMail } from "../../src/mail/types.ts";
@@ -110,6 +111,8 @@ export interface MailboxState {
 export interface MailboxActorDeps {
   db: Db;
   keys: KeyStore;
+  /** Seals the signing secrets the actor stores (runtime binding, callback secret). */
+  secrets: SecretBox;
   /** Tells the other nodes that a key was revoked (their caches drop it at once). */
   announceRevoked(keyId: string): void;
   /** Tells the other nodes that this mailbox's row changed (their copies reload). */

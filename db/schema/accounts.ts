@@ -29,7 +29,7 @@ export const mailboxes = pgTable(
     allowAutoReply: boolean("allow_auto_reply").notNull().default(true),
     maxOutboundPerDay: integer("max_outbound_per_day").notNull().default(1000),
     policyUpdatedAt: timestamp("policy_updated_at", { withTimezone: true, mode: "date" }),
-    /** Signs protocol responses POSTed to this mailbox's callback URLs (x-service-callback-signature); made on first use. */
+    /** Signs protocol responses POSTed to this mailbox's callback URLs (x-service-callback-signature); made on first use; stored sealed. */
     callbackSecret: text("callback_secret"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -109,7 +109,7 @@ export const agentRuntimeBindings = pgTable("agent_runtime_bindings", {
   policyMode: text("policy_mode").$type<PolicyMode>().notNull().default("draft-first"),
   personaLabel: text("persona_label").notNull().default("default"),
   enabled: boolean("enabled").notNull().default(true),
-  /** Signs what the service POSTs to the runtime (x-service-signature); shown once. */
+  /** Signs what the service POSTs to the runtime (x-service-signature); shown once; stored sealed. */
   signingSecret: text("signing_secret").notNull(),
   /** The runtime's own API key (api_keys, scope `runtime`); revoked with the binding. */
   keyId: uuid("key_id").references(() => apiKeys.id, { onDelete: "set null" }),

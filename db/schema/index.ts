@@ -5,3 +5,4 @@ export * from "./messages.ts";
 export * from "./webhooks.ts";
 export * from "./agents.ts";
 export * from "./knowledge.ts";
+export * from "./deployment.ts";

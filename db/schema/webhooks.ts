@@ -5,7 +5,7 @@ import { timestampNow as at } from "./columns.ts";
 
 const when = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
-/** Where a mailbox's events go. The secret signs every delivery; it is shown once, at creation. */
+/** Where a mailbox's events go. The secret signs every delivery; it is shown once, at creation, and stored sealed (src/crypto/secret-box.ts). */
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
@@ -37,12 +37,15 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: uuid("id").primaryKey(),
-    /** Null for protocol callbacks and runtime deliveries, which carry url and secret themselves. */
+    /**
+     * Null for protocol callbacks and runtime deliveries, which carry their url. No delivery
+     * holds a secret: each attempt signs with its endpoint's, the sender mailbox's callback
+     * secret, or the runtime binding's, read at attempt time.
+     */
     endpointId: uuid("endpoint_id").references(() => webhookEndpoints.id, { onDelete: "cascade" }),
     /** `webhook` (an endpoint's), `callback` (a protocol response to the sender) or `runtime` (a message to the agent runtime). */
     target: text("target").$type<"webhook" | "callback" | "runtime">().notNull().default("webhook"),
     url: text("url"),
-    secret: text("secret"),
     /** The header that carries the hex HMAC; x-service-signature unless stated. */
     signatureHeader: text("signature_header"),
     /** What a callback or runtime delivery is about: the protocol response or the message. */

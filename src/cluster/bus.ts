@@ -1,10 +1,6 @@
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "../log.ts";
-
-const SUBJECTS = {
-  keyRevoked: "mailroom.auth.key-revoked",
-  mailboxChanged: "mailroom.mailbox.changed",
-} as const;
+import type { NatsNames } from "./nats-names.ts";
 
 /**
  * What nodes of one cluster tell each other outside the database, so that what a node keeps
@@ -24,7 +20,8 @@ export interface BusHandlers {
   onMailboxChanged(mailboxId: string): void;
 }
 
-export async function connectBus(natsUrl: string | undefined, nodeId: string, handlers: BusHandlers, log: Logger): Promise<ClusterBus> {
+/** Subjects are the deployment's own (`names`), so deployments sharing a NATS never hear each other. */
+export async function connectBus(natsUrl: string | undefined, names: NatsNames, nodeId: string, handlers: BusHandlers, log: Logger): Promise<ClusterBus> {
   if (!natsUrl) {
     return { mode: "in-process", announceRevoked: () => {}, announceMailboxChanged: () => {}, close: async () => {} };
   }
@@ -38,7 +35,7 @@ export async function connectBus(natsUrl: string | undefined, nodeId: string, ha
         if (id && from !== nodeId) handler(id);
       },
     });
-  const subs = [listen(SUBJECTS.keyRevoked, handlers.onKeyRevoked), listen(SUBJECTS.mailboxChanged, handlers.onMailboxChanged)];
+  const subs = [listen(names.keyRevoked, handlers.onKeyRevoked), listen(names.mailboxChanged, handlers.onMailboxChanged)];
   const announce = (subject: string, id: string) => {
     try {
       nc.publish(subject, `${nodeId} ${id}`);
@@ -49,8 +46,8 @@ export async function connectBus(natsUrl: string | undefined, nodeId: string, ha
   };
   return {
     mode: "nats",
-    announceRevoked: (keyId) => announce(SUBJECTS.keyRevoked, keyId),
-    announceMailboxChanged: (mailboxId) => announce(SUBJECTS.mailboxChanged, mailboxId),
+    announceRevoked: (keyId) => announce(names.keyRevoked, keyId),
+    announceMailboxChanged: (mailboxId) => announce(names.mailboxChanged, mailboxId),
     async close() {
       for (const sub of subs) sub.unsubscribe();
       await nc.drain();

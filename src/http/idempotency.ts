@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { idempotencyKeys } from "../../db/schema/index.ts";
+import { deriveKey, seal, unseal } from "../crypto/seal.ts";
 import { AppError } from "../errors.ts";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
@@ -48,23 +49,11 @@ export interface Claim {
 
 export const keyDigest = (scope: string, key: string): string => createHash("sha256").update(`${scope}\n${key}`).digest("hex");
 
-function cipherKey(scope: string, key: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", key, scope, "mailroom idempotent response", 32));
-}
+const cipherKey = (scope: string, key: string): Buffer => deriveKey(key, scope, "mailroom idempotent response");
 
-export function sealResponse(scope: string, key: string, body: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", cipherKey(scope, key), iv);
-  const sealed = Buffer.concat([iv, cipher.update(body, "utf8"), cipher.final(), cipher.getAuthTag()]);
-  return sealed.toString("base64");
-}
+export const sealResponse = (scope: string, key: string, body: string): string => seal(cipherKey(scope, key), body);
 
-export function openResponse(scope: string, key: string, sealed: string): string {
-  const buf = Buffer.from(sealed, "base64");
-  const decipher = createDecipheriv("aes-256-gcm", cipherKey(scope, key), buf.subarray(0, 12));
-  decipher.setAuthTag(buf.subarray(buf.length - 16));
-  return Buffer.concat([decipher.update(buf.subarray(12, buf.length - 16)), decipher.final()]).toString("utf8");
-}
+export const openResponse = (scope: string, key: string, sealed: string): string => unseal(cipherKey(scope, key), sealed);
 
 export type ClaimResult = { kind: "claimed"; claim: Claim } | { kind: "replay"; status: number; body: string };
 

@@ -7,7 +7,7 @@ export interface DirectDelivery {
   target: "callback" | "runtime";
   mailboxId: string;
   url: string;
-  secret: string;
+  /** Signed at each attempt with the sender's callback secret or the runtime binding's (see the executor). */
   signatureHeader: string;
   event: string;
   /** The exact bytes every attempt sends and signs. */
@@ -29,7 +29,6 @@ export async function insertDirectDeliveries(tx: Tx, list: DirectDelivery[]): Pr
     endpointId: null,
     target: d.target,
     url: d.url,
-    secret: d.secret,
     signatureHeader: d.signatureHeader,
     subjectId: d.subjectId,
     mailboxId: d.mailboxId,

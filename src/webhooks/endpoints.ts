@@ -4,6 +4,7 @@ import { mailboxes, webhookDeliveries, webhookEndpoints, type WebhookEndpointRow
 import { newId } from "../domain/ids.ts";
 import { AppError, notFound, validationError } from "../errors.ts";
 import { checkTargetUrl, type TargetPolicy } from "../net/target-check.ts";
+import type { SecretBox } from "../crypto/secret-box.ts";
 import { newSigningSecret, WEBHOOK_EVENTS, type WebhookEvent } from "./signing.ts";
 
 export interface EndpointChanges {
@@ -16,16 +17,19 @@ export interface EndpointChanges {
 export class WebhookEndpoints {
   constructor(
     private readonly db: Db,
+    private readonly secrets: SecretBox,
     private readonly targets: TargetPolicy,
   ) {}
 
+  /** The new endpoint; its `secret` is the plain secret, to show this once (the row holds it sealed). */
   async create(mailboxId: string, input: { url: string; events: string[] }): Promise<WebhookEndpointRow> {
     const [mailbox] = await this.db.select({ accountId: mailboxes.accountId }).from(mailboxes).where(eq(mailboxes.id, mailboxId)).limit(1);
     if (!mailbox) throw notFound("mailbox", mailboxId);
     const url = await this.checkedUrl(input.url, "body.url");
     const events = checkedEvents(input.events, "body.events");
-    const [row] = await this.db.insert(webhookEndpoints).values({ id: newId(), mailboxId, accountId: mailbox.accountId, url, events, secret: newSigningSecret() }).returning();
-    return row!;
+    const secret = newSigningSecret();
+    const [row] = await this.db.insert(webhookEndpoints).values({ id: newId(), mailboxId, accountId: mailbox.accountId, url, events, secret: this.secrets.seal(secret) }).returning();
+    return { ...row!, secret };
   }
 
   async list(mailboxId: string): Promise<WebhookEndpointRow[]> {
@@ -58,11 +62,12 @@ export class WebhookEndpoints {
     return deleted;
   }
 
-  /** A new secret signs every attempt from now on, retries of earlier deliveries included. */
+  /** A new secret signs every attempt from now on, retries of earlier deliveries included; returned plain, as by create(). */
   async rotateSecret(id: string): Promise<WebhookEndpointRow> {
-    const [row] = await this.db.update(webhookEndpoints).set({ secret: newSigningSecret(), updatedAt: new Date() }).where(eq(webhookEndpoints.id, id)).returning();
+    const secret = newSigningSecret();
+    const [row] = await this.db.update(webhookEndpoints).set({ secret: this.secrets.seal(secret), updatedAt: new Date() }).where(eq(webhookEndpoints.id, id)).returning();
     if (!row) throw notFound("webhook endpoint", id);
-    return row;
+    return { ...row, secret };
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../../db/migrate.ts";
 import { isUuid } from "../domain/ids.ts";
 import { attemptDelivery, type AttemptOptions, type AttemptResult } from "./attempt.ts";
+import type { SecretBox } from "../crypto/secret-box.ts";
 import type { AttemptRecorder, Recorded } from "./recorder.ts";
 
 /** What became of a delivery handed to the executor. */
@@ -20,7 +21,8 @@ interface Loaded {
   state: string;
   next_attempt_at: string | Date;
   url: string;
-  secret: string;
+  /** Sealed; null when nobody is left to sign for (the callback's sender mailbox is gone). */
+  secret: string | null;
   enabled: boolean;
 }
 
@@ -37,6 +39,7 @@ export class DeliveryExecutor {
   constructor(
     private readonly db: Db,
     private readonly recorder: AttemptRecorder,
+    private readonly secrets: SecretBox,
     private readonly opts: AttemptOptions,
   ) {}
 
@@ -49,12 +52,12 @@ export class DeliveryExecutor {
       if (row.state !== "pending") return { kind: "done" };
       const due = new Date(row.next_attempt_at);
       if (due.getTime() > Date.now() + 50) return { kind: "not-yet", at: due };
-      if (!row.enabled) {
+      if (!row.enabled || row.secret === null) {
         await this.db.execute(sql`update webhook_deliveries set state = 'failed', finished_at = now(), locked_until = null where id = ${id} and state = 'pending'`);
         return { kind: "done" };
       }
     }
-    const result = await attemptDelivery(attemptInput(row), trigger, this.opts);
+    const result = await attemptDelivery(this.attemptInput(row), trigger, this.opts);
     const recorded = await this.recorder.record(result);
     return outcomeOf(recorded);
   }
@@ -62,8 +65,8 @@ export class DeliveryExecutor {
   /** A replay: one attempt now whatever the delivery's state; returns the recorded attempt. */
   async replay(id: string): Promise<{ result: AttemptResult; recorded: Recorded | null } | null> {
     const row = await this.load(id);
-    if (!row) return null;
-    const result = await attemptDelivery(attemptInput(row), "replay", this.opts);
+    if (!row || row.secret === null) return null;
+    const result = await attemptDelivery(this.attemptInput(row), "replay", this.opts);
     return { result, recorded: await this.recorder.record(result) };
   }
 
@@ -91,12 +94,17 @@ export class DeliveryExecutor {
       rows = rowsOf<Loaded>(
         await this.db.execute(sql`
           select d.id, d.endpoint_id, d.signature_header, d.event, d.body, d.state, d.next_attempt_at,
-            coalesce(e.url, d.url) as url, coalesce(e.secret, d.secret) as secret,
+            coalesce(e.url, d.url) as url,
+            -- Read at attempt time, so a rotation signs retries too; never copied into deliveries.
+            case d.target when 'webhook' then e.secret when 'runtime' then b.signing_secret else sender.callback_secret end as secret,
             -- An endpoint's switch, or for a runtime message whether the binding is still enabled.
             coalesce(e.enabled, case when d.target = 'runtime' then coalesce(b.enabled, false) else true end) as enabled
           from webhook_deliveries d
           left join webhook_endpoints e on e.id = d.endpoint_id
           left join agent_runtime_bindings b on d.target = 'runtime' and b.mailbox_id = d.mailbox_id
+          left join protocol_responses r on d.target = 'callback' and r.id = d.subject_id
+          left join protocol_messages pm on pm.message_id = r.protocol_message_id
+          left join mailboxes sender on sender.id = pm.sender_mailbox_id
           where d.id = any(${`{${ids.join(",")}}`}::uuid[])`),
       );
     } catch (err) {
@@ -107,17 +115,19 @@ export class DeliveryExecutor {
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const [id, waiters] of batch) for (const w of waiters) w.resolve(byId.get(id));
   }
-}
 
-const attemptInput = (row: Loaded) => ({
-  deliveryId: row.id,
-  endpointId: row.endpoint_id,
-  event: row.event,
-  body: row.body,
-  url: row.url,
-  secret: row.secret,
-  signatureHeader: row.signature_header ?? undefined,
-});
+  private attemptInput(row: Loaded) {
+    return {
+      deliveryId: row.id,
+      endpointId: row.endpoint_id,
+      event: row.event,
+      body: row.body,
+      url: row.url,
+      secret: this.secrets.open(row.secret!),
+      signatureHeader: row.signature_header ?? undefined,
+    };
+  }
+}
 
 function outcomeOf(recorded: Recorded | null): Outcome {
   if (!recorded || recorded.state !== "pending" || !recorded.nextAttemptAt) return { kind: "done" };

@@ -2,6 +2,8 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { webhookAttempts, webhookDeliveries, type WebhookAttemptRow } from "../../db/schema/index.ts";
 import { notFound } from "../errors.ts";
+import type { NatsNames } from "../cluster/nats-names.ts";
+import type { SecretBox } from "../crypto/secret-box.ts";
 import type { Logger } from "../log.ts";
 import type { Lookup } from "../net/ssrf.ts";
 import { WebhookEndpoints } from "./endpoints.ts";
@@ -14,6 +16,9 @@ import { Sweeper } from "./sweeper.ts";
 
 export interface WebhookSettings {
   natsUrl: string | undefined;
+  natsNames: NatsNames;
+  /** Seals and opens every stored signing secret. */
+  secrets: SecretBox;
   nodeId: string;
   retryDelaysSeconds: number[];
   timeoutMs: number;
@@ -32,6 +37,7 @@ export interface WebhookSettings {
  */
 export class WebhookSystem {
   readonly endpoints: WebhookEndpoints;
+  readonly secrets: SecretBox;
 
   private constructor(
     private readonly db: Db,
@@ -42,15 +48,16 @@ export class WebhookSystem {
     private readonly sweeper: Sweeper,
     settings: WebhookSettings,
   ) {
-    this.endpoints = new WebhookEndpoints(db, { allowPrivate: settings.allowPrivateTargets, lookup: settings.lookup });
+    this.secrets = settings.secrets;
+    this.endpoints = new WebhookEndpoints(db, settings.secrets, { allowPrivate: settings.allowPrivateTargets, lookup: settings.lookup });
   }
 
   static async start(db: Db, settings: WebhookSettings, log: Logger): Promise<WebhookSystem> {
     const recorder = new AttemptRecorder(db, settings.retryDelaysSeconds);
-    const executor = new DeliveryExecutor(db, recorder, { timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivateTargets, lookup: settings.lookup });
+    const executor = new DeliveryExecutor(db, recorder, settings.secrets, { timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivateTargets, lookup: settings.lookup });
     let transport: { kind: "nats"; nats: NatsTransport } | { kind: "local"; queue: LocalDeliveryQueue };
     if (settings.natsUrl) {
-      const nats = await NatsTransport.open(db, executor, log, { natsUrl: settings.natsUrl, nodeId: settings.nodeId, concurrency: settings.concurrency, attemptTimeoutMs: settings.timeoutMs });
+      const nats = await NatsTransport.open(db, executor, log, { natsUrl: settings.natsUrl, names: settings.natsNames, nodeId: settings.nodeId, concurrency: settings.concurrency, attemptTimeoutMs: settings.timeoutMs });
       transport = { kind: "nats", nats };
     } else {
       transport = { kind: "local", queue: new LocalDeliveryQueue(db, executor, log, { concurrency: settings.concurrency, pollMs: settings.pollMs, attemptTimeoutMs: settings.timeoutMs }) };

@@ -1,16 +1,14 @@
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, type ConsumerMessages, type JetStreamClient, type JsMsg } from "@nats-io/jetstream";
 import { connect, nanos, type NatsConnection } from "@nats-io/transport-node";
-import { inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { webhookDeliveries } from "../../db/schema/index.ts";
 import { isUuid } from "../domain/ids.ts";
 import { isPermanent, reasonOf } from "../jobs/failure.ts";
+import { LEGACY_WEBHOOK_STREAM, type NatsNames } from "../cluster/nats-names.ts";
 import type { Logger } from "../log.ts";
 import type { DeliveryExecutor } from "./executor.ts";
 
-export const STREAM = "MAILROOM_WEBHOOKS";
-export const SUBJECT = "mailroom.webhooks.deliver";
-export const CONSUMER = "mailroom-webhook-senders";
 /** Same delivery id published twice within this window is stored once. */
 export const DUPLICATE_WINDOW_MS = 2 * 60_000;
 /**
@@ -24,6 +22,8 @@ const HEARTBEAT_MS = 5_000;
 export interface NatsTransportOptions {
   natsUrl: string;
   nodeId: string;
+  /** This deployment's stream, subject and consumer (see src/cluster/nats-names.ts). */
+  names: NatsNames;
   /** Attempts in flight on this node. */
   concurrency: number;
   /** The HTTP deadline of one attempt; the ack wait is well above it. */
@@ -57,6 +57,7 @@ export class NatsTransport {
   static async open(db: Db, executor: DeliveryExecutor, log: Logger, opts: NatsTransportOptions): Promise<NatsTransport> {
     const nc = await connect({ servers: opts.natsUrl, name: `mailroom-webhooks-${opts.nodeId}`, maxReconnectAttempts: -1 });
     try {
+      const { webhookStream: STREAM, webhookSubject: SUBJECT, webhookConsumer: CONSUMER } = opts.names;
       const jsm = await jetstreamManager(nc);
       const stream = { subjects: [SUBJECT], retention: RetentionPolicy.Workqueue, storage: StorageType.File, duplicate_window: nanos(DUPLICATE_WINDOW_MS) };
       try {
@@ -64,7 +65,17 @@ export class NatsTransport {
         await jsm.streams.update(STREAM, stream);
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        await jsm.streams.add({ name: STREAM, ...stream });
+        await jsm.streams.add({ name: STREAM, ...stream }).catch((e) => {
+          if (String(e).includes("already in use")) return; // another node created it between our look and our add
+          if (/overlap/i.test(String(e))) {
+            throw new Error(`NATS subject ${SUBJECT} already belongs to another stream (the ${LEGACY_WEBHOOK_STREAM} stream of a version before NATS_PREFIX, or another deployment's): choose another NATS_PREFIX`, { cause: e });
+          }
+          throw e;
+        });
+        // A new stream holds none of what was published before (an upgrade from the shared
+        // stream, or a NATS that lost its state): the sweeper publishes every pending delivery again.
+        await db.update(webhookDeliveries).set({ publishedAt: null }).where(and(eq(webhookDeliveries.state, "pending"), isNotNull(webhookDeliveries.publishedAt)));
+        log.info({ stream: STREAM }, "created the webhook stream; pending deliveries will be published to it");
       }
       const consumer = {
         ack_policy: AckPolicy.Explicit,
@@ -97,7 +108,7 @@ export class NatsTransport {
    */
   async publish(ids: string[], again?: string): Promise<void> {
     if (ids.length === 0) return;
-    const results = await Promise.allSettled(ids.map((id) => this.js.publish(SUBJECT, id, { msgID: again ? `${id}.${again}` : id })));
+    const results = await Promise.allSettled(ids.map((id) => this.js.publish(this.opts.names.webhookSubject, id, { msgID: again ? `${id}.${again}` : id })));
     const published = ids.filter((_, i) => results[i]!.status === "fulfilled");
     const failed = results.find((r) => r.status === "rejected") as PromiseRejectedResult | undefined;
     if (failed) this.log.warn({ err: failed.reason, failed: ids.length - published.length }, "could not publish webhook deliveries; the sweeper will");
@@ -108,7 +119,7 @@ export class NatsTransport {
 
   /** The consumer's backlog: messages not yet delivered to any node, and delivered but not acknowledged. */
   async backlog(): Promise<{ pending: number; ackPending: number }> {
-    const info = await (await this.js.consumers.get(STREAM, CONSUMER)).info();
+    const info = await (await this.js.consumers.get(this.opts.names.webhookStream, this.opts.names.webhookConsumer)).info();
     return { pending: info.num_pending, ackPending: info.num_ack_pending };
   }
 
@@ -117,7 +128,7 @@ export class NatsTransport {
   }
 
   private async consume(): Promise<void> {
-    const consumer = await this.js.consumers.get(STREAM, CONSUMER);
+    const consumer = await this.js.consumers.get(this.opts.names.webhookStream, this.opts.names.webhookConsumer);
     this.messages = await consumer.consume({ max_messages: this.opts.concurrency });
     for await (const m of this.messages) {
       const p = this.handle(m).finally(() => this.inFlight.delete(p));
