@@ -46,8 +46,10 @@ export function openapiRoutes(getApp: () => Elysia<any, any, any, any, any, any,
       paths: Record<string, Record<string, Operation>>;
       components: { schemas: Record<string, unknown> };
     };
+    const bodies = new Map(app.routes.map((r) => [`${r.method} ${r.path}`, (r.hooks as { body?: unknown }).body]));
     for (const [path, ops] of Object.entries(paths)) {
       for (const [method, op] of Object.entries(ops)) {
+        describeJsonBody(op, bodies.get(`${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`));
         decorate(op, method.toUpperCase(), path);
       }
     }
@@ -84,6 +86,18 @@ export function openapiRoutes(getApp: () => Elysia<any, any, any, any, any, any,
       { detail: { hide: true } },
     )
     .get("/docs", () => new Response(DOCS_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }), { detail: { hide: true } });
+}
+
+/**
+ * The generator leaves a request body's content empty when a global parse hook exists (ours,
+ * in the pipeline), so the body schemas would not be in the document at all. Every body the
+ * pipeline parses is JSON: describe it as such, from the route's own TypeBox schema (plain JSON
+ * Schema once its symbol keys are dropped).
+ */
+function describeJsonBody(op: Operation, schema: unknown): void {
+  const body = op.requestBody as { content?: Record<string, unknown> } | undefined;
+  if (!body || !schema || Object.keys(body.content ?? {}).length > 0) return;
+  body.content = { "application/json": { schema: JSON.parse(JSON.stringify(schema)) } };
 }
 
 function decorate(op: Operation, method: string, openapiPath: string): void {
