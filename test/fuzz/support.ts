@@ -38,9 +38,11 @@ export interface Tally {
   statuses: Map<number, number>;
   known: Map<string, number>;
   findings: Finding[];
+  /** The slowest inputs, slowest first (the bench prints them; tests never judge time). */
+  slowest: { ms: number; c: FuzzCase; status: number }[];
 }
 
-export const newTally = (surface: string): Tally => ({ surface, inputs: 0, unsendable: 0, statuses: new Map(), known: new Map(), findings: [] });
+export const newTally = (surface: string): Tally => ({ surface, inputs: 0, unsendable: 0, statuses: new Map(), known: new Map(), findings: [], slowest: [] });
 
 export type Seed = Awaited<ReturnType<typeof seedAccount>>;
 
@@ -243,7 +245,9 @@ export async function runCases(w: World, tally: Tally, cases: AsyncIterable<Fuzz
 }
 
 async function check(w: World, tally: Tally, c: FuzzCase, onSent?: (c: FuzzCase, r: Sent) => void): Promise<void> {
+  const started = performance.now();
   const r = await send(w, c);
+  if (r) noteTime(tally, c, r.status, performance.now() - started);
   if (!r) {
     tally.unsendable++;
     return;
@@ -254,6 +258,13 @@ async function check(w: World, tally: Tally, c: FuzzCase, onSent?: (c: FuzzCase,
   const problem = problemOf(r);
   if (!problem) return;
   record(tally, c, r.status, problem, r.text);
+}
+
+function noteTime(tally: Tally, c: FuzzCase, status: number, ms: number) {
+  if (tally.slowest.length >= 5 && ms <= tally.slowest[tally.slowest.length - 1]!.ms) return;
+  tally.slowest.push({ ms, c, status });
+  tally.slowest.sort((a, b) => b.ms - a.ms);
+  tally.slowest.length = Math.min(tally.slowest.length, 5);
 }
 
 export function record(tally: Tally, c: FuzzCase, status: number, problem: string, response: string) {
@@ -287,6 +298,9 @@ export function describe(tally: Tally): string {
   });
   return lines.join("\n");
 }
+
+export const slowest = (tally: Tally): string =>
+  tally.slowest.map(({ ms, c, status }) => `${Math.round(ms)} ms ${status} ${c.route}: ${c.method} ${short(c.target, 120)} body=${short(JSON.stringify(typeof c.body === "string" ? c.body : c.body ? `<${c.body.byteLength} bytes>` : ""), 160)}`).join("\n");
 
 const short = (s: string, n = 400) => (s.length > n ? `${s.slice(0, n)}…(${s.length} chars)` : s);
 
