@@ -63,6 +63,11 @@ export const KNOWN: Known[] = [
   { finding: "malformed percent-encoding in :mailboxId → 500", matches: (c, status) => status >= 500 && badPercent(pathOnly(c)) },
   { finding: "a Host header with a port past 65535 → 500", matches: (c, status) => status >= 500 && /:\d{6,}$|:(6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4})$/.test(c.headers.host ?? "") },
   { finding: "~90 Cc addresses: the thread insert fails and the message is never processed", matches: (c) => (text(c).match(/@/g)?.length ?? 0) > 40 },
+  // New (found by this fuzzer, reported on issue 13; the JSON intake's owner fixes it).
+  { finding: "NEW: a lone surrogate in a JSON string stored as jsonb → 500", matches: (c, status) => status >= 500 && LONE_SURROGATE.test(text(c)) },
 ];
+
+/** A \\uD800-\\uDFFF escape (or raw code unit) without its partner. */
+const LONE_SURROGATE = /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/i;
 
 export const knownFinding = (c: FuzzCase, status: number): string | undefined => KNOWN.find((k) => k.matches(c, status))?.finding;

@@ -37,12 +37,14 @@ export interface Tally {
   unsendable: number;
   statuses: Map<number, number>;
   known: Map<string, number>;
+  /** The routes each known finding was seen on, so a known pattern cannot hide a new route. */
+  knownRoutes: Map<string, Set<string>>;
   findings: Finding[];
   /** The slowest inputs, slowest first (the bench prints them; tests never judge time). */
   slowest: { ms: number; c: FuzzCase; status: number }[];
 }
 
-export const newTally = (surface: string): Tally => ({ surface, inputs: 0, unsendable: 0, statuses: new Map(), known: new Map(), findings: [], slowest: [] });
+export const newTally = (surface: string): Tally => ({ surface, inputs: 0, unsendable: 0, statuses: new Map(), known: new Map(), knownRoutes: new Map(), findings: [], slowest: [] });
 
 export type Seed = Awaited<ReturnType<typeof seedAccount>>;
 
@@ -94,7 +96,8 @@ async function deliverMessage(t: TestService, to: string) {
   const res = await t.api("POST", `/v1/inbound/email?to=${encodeURIComponent(to)}`, { rawBody: raw, headers: { "content-type": "message/rfc822" } });
   if (res.status !== 202) throw new Error(`fuzz: inbound failed: ${res.status} ${res.text}`);
   const id = res.body.message_ids[0];
-  for (let i = 0; i < 1000; i++) {
+  // Generous: on a loaded machine the first parse worker can take a while to start.
+  for (const deadline = Date.now() + 100_000; Date.now() < deadline; ) {
     const m = (await t.api("GET", `/v1/messages/${id}`)).body?.message;
     if (m?.thread_id && m.attachments.length > 0) return { id, threadId: m.thread_id as string, attachmentId: m.attachments[0].id as string };
     await sleep(20);
@@ -269,7 +272,11 @@ function noteTime(tally: Tally, c: FuzzCase, status: number, ms: number) {
 
 export function record(tally: Tally, c: FuzzCase, status: number, problem: string, response: string) {
   const known = knownFinding(c, status);
-  if (known) tally.known.set(known, (tally.known.get(known) ?? 0) + 1);
+  if (known) {
+    tally.known.set(known, (tally.known.get(known) ?? 0) + 1);
+    if (!tally.knownRoutes.has(known)) tally.knownRoutes.set(known, new Set());
+    tally.knownRoutes.get(known)!.add(c.route);
+  }
   else tally.findings.push({ c, status, problem, response: response.slice(0, 300) });
 }
 
@@ -306,6 +313,6 @@ const short = (s: string, n = 400) => (s.length > n ? `${s.slice(0, n)}…(${s.l
 
 export function summary(tally: Tally): string {
   const statuses = [...tally.statuses.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}:${n}`).join(" ");
-  const known = [...tally.known.entries()].map(([f, n]) => `${n}× ${f}`).join("; ");
+  const known = [...tally.known.entries()].map(([f, n]) => `${n}× ${f} (on ${[...(tally.knownRoutes.get(f) ?? [])].join(", ")})`).join("; ");
   return `${tally.surface}: ${tally.inputs} inputs (${tally.unsendable} unsendable) statuses ${statuses}; findings ${tally.findings.length}${known ? `; known: ${known}` : ""}`;
 }
