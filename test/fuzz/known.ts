@@ -65,6 +65,8 @@ export const KNOWN: Known[] = [
   { finding: "~90 Cc addresses: the thread insert fails and the message is never processed", matches: (c) => (text(c).match(/@/g)?.length ?? 0) > 40 },
   // New (found by this fuzzer, reported on issue 13; the JSON intake's owner fixes it).
   { finding: "NEW: a lone surrogate in a JSON string stored as jsonb → 500", matches: (c, status) => status >= 500 && LONE_SURROGATE.test(text(c)) },
+  { finding: "NEW: a Subject of ~3 KB of varied text overflows threads_mailbox_subject_idx; the message is never processed", matches: (c) => /^Subject: [^\r\n]{2000,}/m.test(text(c)) },
+  { finding: "NEW: summary/digest text cut inside a surrogate pair is refused by jsonb → 500", matches: (c, status) => c.surface === "mime-processed" && status >= 500 && /\/(summary|digest)$/.test(c.target) },
 ];
 
 /** A \\uD800-\\uDFFF escape (or raw code unit) without its partner. */

@@ -1,6 +1,7 @@
 import { ROUTE_AUTH, type AuthRule } from "../../src/http/route-auth.ts";
 import { issueKey, seedAccount, sleep, startTestService, type TestService } from "../harness.ts";
 import { knownFinding, type FuzzCase } from "./known.ts";
+import { setRealistic } from "./values.ts";
 
 /**
  * What every fuzz surface shares: one service with real keys and real resources to name, the
@@ -69,6 +70,9 @@ export async function startWorld(): Promise<World> {
     const op = doc.paths[pattern.replace(/:([A-Za-z0-9_]+)/g, "{$1}")]?.[method.toLowerCase()] ?? {};
     return { key, method, pattern, rule, op };
   });
+  const draft = await create(t, `/v1/mailboxes/${seed.agent.id}/drafts`, { subject: "fuzz" }, (b) => b.draft.id);
+  const label = await create(t, `/v1/mailboxes/${seed.agent.id}/labels`, { name: "fuzz" }, (b) => b.label.id);
+  setRealistic([seed.account.id, seed.agent.id, seed.primary.id, message.id, message.threadId, message.attachmentId, draft, label, "fuzz", seed.agent.email_address, seed.primary.email_address, seed.agent.protocol_host, "send_message", "sender@example.com", "main", "agent"]);
   return { t, seed, pathKey, message, routes };
 }
 

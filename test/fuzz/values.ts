@@ -102,6 +102,28 @@ const FORMAT: Record<string, () => fc.Arbitrary<string>> = {
   integer: () => fc.integer({ min: 0, max: 1000 }).map(String),
 };
 
+/**
+ * Strings that name real things of the fuzzed service (ids, addresses, action names), drawn
+ * now and then in place of a generated string so that inputs get past "not found" into the
+ * code behind it. Set once the fixtures exist.
+ */
+let realistic: string[] = [];
+export const setRealistic = (values: string[]) => {
+  realistic = values.filter((v) => typeof v === "string" && v.length > 0);
+};
+
+/** Search syntax: operators with fitting, empty or hostile values, quotes, OR and negation. */
+export const searchQuery: fc.Arbitrary<string> = fc
+  .array(
+    fc.oneof(
+      fc.tuple(fc.constantFrom("from", "to", "subject", "label", "has", "is", "risk", "triage", "before", "after", "unknown", "FROM", "mailto"), fc.constantFrom(":", ":-", "::", ": "), fc.oneof(anyString(20), fc.constantFrom("2026-01-01", "2026/02/30", "9999-12-31", "0000-01-01", "99999-01-01", "2026-01-01T25:00:00Z", "2026-01-01T00:00:00+99:99", "2026-01-01T00:00:00.1234567890Z", "attachment", "high", "spam", '"quoted value"', '"unclosed', "*", "%"))).map(([f, sep, v]) => `${f}${sep}${v}`),
+      fc.constantFrom("OR", "or", "-OR", "AND", "-", "--x", '"', '""', '"a b"', "-\"phrase\"", "(", ")", "*", "!", "&", "|", "<->", ":*", "\\", "\u0000", "x".repeat(1001)),
+      anyString(12),
+    ),
+    { maxLength: 40 },
+  )
+  .map((parts) => parts.join(" "));
+
 /** A value that fits `schema` most of the time (patterns are only sometimes honoured). */
 export function fitting(schema: Schema | undefined, depth = 0): fc.Arbitrary<Json> {
   if (!schema || depth > 6) return fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>;
@@ -129,7 +151,7 @@ function fittingType(type: string, s: Schema, depth: number): fc.Arbitrary<Json>
       const min = s.minLength ?? 0;
       const max = Math.min(s.maxLength ?? 40, min + 40);
       const format: (() => fc.Arbitrary<string>) | undefined = s.format ? FORMAT[s.format] : undefined;
-      const text = fc.string({ minLength: min, maxLength: Math.max(min, max) });
+      const text = realistic.length > 0 ? fc.oneof({ weight: 3, arbitrary: fc.string({ minLength: min, maxLength: Math.max(min, max) }) }, { weight: 1, arbitrary: fc.constantFrom(...realistic) }) : fc.string({ minLength: min, maxLength: Math.max(min, max) });
       return format ? (fc.oneof({ weight: 4, arbitrary: format() }, { weight: 1, arbitrary: text }) as fc.Arbitrary<Json>) : text;
     }
     case "array": {
@@ -140,7 +162,8 @@ function fittingType(type: string, s: Schema, depth: number): fc.Arbitrary<Json>
       const props: Record<string, Schema> = s.properties ?? {};
       const required = new Set<string>(s.required ?? []);
       const entries = Object.entries(props).map(([k, v]) => [k, fitting(v, depth + 1)] as const);
-      const record = fc.record(Object.fromEntries(entries), { requiredKeys: [...required].filter((k) => k in props) });
+      const shaped = entries.map(([k, v]) => [k, k === "query" ? fc.oneof(v, searchQuery) : v] as const);
+      const record = fc.record(Object.fromEntries(shaped), { requiredKeys: [...required].filter((k) => k in props) });
       if (Object.keys(props).length === 0 && (s.patternProperties || s.additionalProperties)) {
         const inner = s.patternProperties ? Object.values<Schema>(s.patternProperties)[0] : typeof s.additionalProperties === "object" ? s.additionalProperties : undefined;
         return fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fitting(inner, depth + 1), { maxKeys: 4 }) as fc.Arbitrary<Json>;
