@@ -148,6 +148,18 @@ describe("GET /openapi.json", () => {
     }
   });
 
+  test("every request body is documented as JSON with its schema", () => {
+    const bodies = [...operations()].filter(([, op]) => op.requestBody !== undefined);
+    expect(bodies.length).toBeGreaterThan(20);
+    for (const [route, op] of bodies) {
+      const schema = op.requestBody.content?.["application/json"]?.schema;
+      expect({ route, type: schema?.type }).toEqual({ route, type: "object" });
+    }
+    const account = doc.paths["/v1/accounts"].post.requestBody.content["application/json"].schema;
+    expect(account.required).toEqual(["slug", "displayName"]);
+    expect(account.properties.slug.maxLength).toBe(30);
+  });
+
   test("the document is stable across requests", async () => {
     const again = await t.api("GET", "/openapi.json", { token: null });
     expect(again.body).toEqual(doc);
