@@ -1,4 +1,5 @@
-import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { jsonb } from "./json.ts";
 import { apiKeys, mailboxes } from "./accounts.ts";
 import { timestampNow as at } from "./columns.ts";
 import { messages } from "./messages.ts";

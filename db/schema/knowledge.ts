@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { jsonb } from "./json.ts";
 import { accounts, mailboxes } from "./accounts.ts";
 import { timestampNow as at } from "./columns.ts";
 

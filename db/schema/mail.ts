@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { index, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { jsonb } from "./json.ts";
 import { mailboxes } from "./accounts.ts";
 import { timestampNow as at } from "./columns.ts";
 

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { jsonb } from "./json.ts";
 import type { AuthResults, HeaderField } from "../../src/mail/types.ts";
 import { mailboxes } from "./accounts.ts";
 import { bytea } from "./bytea.ts";
