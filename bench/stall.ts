@@ -99,6 +99,15 @@ const inputs: Input[] = [
   { name: "array 100,000 deep in a field (PUT policy)", run: async () => (await api("PUT", `/v1/mailboxes/${agent.id}/policy`, { body: `{"allow_outbound":${"[".repeat(100_000)}${"]".repeat(100_000)}}` })).label },
   { name: "1 MB text/plain (PUT policy)", run: async () => (await api("PUT", `/v1/mailboxes/${agent.id}/policy`, { type: "text/plain", body: `{"allow_outbound":false,"x":"${"a".repeat(1024 * 1024)}"}` })).label },
   { name: "12 MB text/plain (POST search)", run: async () => (await api("POST", `/v1/mailboxes/${agent.id}/search`, { type: "text/plain", body: `{"query":"${"a".repeat(12 * 1024 * 1024)}"}` })).label },
+  { name: "JSON object 30,000 deep (PUT policy)", run: async () => (await api("PUT", `/v1/mailboxes/${agent.id}/policy`, { body: '{"a":'.repeat(30_000) + "1" + "}".repeat(30_000) })).label },
+  { name: "99,000 unknown keys (PUT policy)", run: async () => (await api("PUT", `/v1/mailboxes/${agent.id}/policy`, { body: Object.fromEntries(Array.from({ length: 99_000 }, (_, i) => [`k${i}`, i])) })).label },
+  { name: "20,000 unknown keys (PUT policy)", run: async () => (await api("PUT", `/v1/mailboxes/${agent.id}/policy`, { body: Object.fromEntries(Array.from({ length: 19_999 }, (_, i) => [`k${i}`, i])) })).label },
+  { name: "99,000-item array for a string (POST search)", run: async () => (await api("POST", `/v1/mailboxes/${agent.id}/search`, { body: { query: Array.from({ length: 99_000 }, (_, i) => i) } })).label },
+  { name: "10 MiB string of the wrong type (PUT policy)", run: async () => (await api("PUT", `/v1/mailboxes/${agent.id}/policy`, { body: { allow_outbound: "a".repeat(10 * 1024 * 1024 - 64) } })).label },
+  { name: "send with 2 x 4 MiB bodies (POST send)", run: async () => (await api("POST", `/v1/mailboxes/${agent.id}/send`, { body: { to: ["nobody@example.com"], subject: "big", textBody: "t".repeat(4 << 20), htmlBody: `<p>${"h".repeat(4 << 20)}</p>` } })).label },
+  { name: "12 MB JSON (PUT policy, over the limit)", run: async () => (await api("PUT", `/v1/mailboxes/${agent.id}/policy`, { body: { x: "a".repeat(12_000_000) } })).label },
+  { name: "page=99999999999999999999 (GET messages)", run: async () => (await api("GET", `/v1/mailboxes/${agent.id}/messages?page=99999999999999999999`)).label },
+  { name: "Host port 99999 (GET agent.json)", run: async () => (await api("GET", "/.well-known/agent.json", { host: `${agent.protocol_host}:99999` })).label },
   { name: "NUL in displayName (POST account)", run: async () => (await api("POST", "/v1/accounts", { body: { slug: `${slug}-nul`, displayName: "a\u0000b" } })).label },
   { name: "schema: pattern ^(a+)+$ (register action)", run: async () => (await api("POST", `/v1/mailboxes/${agent.id}/actions`, { body: { name: "redos", parameterSchema: { type: "object", properties: { q: { type: "string", pattern: "^(a+)+$" } } } } })).label },
   { name: "schema: 33 levels deep (register action)", run: async () => {
@@ -107,7 +116,7 @@ const inputs: Input[] = [
     return (await api("POST", `/v1/mailboxes/${agent.id}/actions`, { body: { name: "deep", parameterSchema: schema } })).label;
   } },
   { name: "uniqueItems over 60,000 items (protocol)", run: async () => (await protocol({ subject: "u", action: "uniq", parameters: { ids: Array.from({ length: 60_000 }, (_, i) => i) } })).label },
-  { name: "uniqueItems over 20,000 objects (protocol)", run: async () => (await protocol({ subject: "u", action: "uniq", parameters: { ids: Array.from({ length: 20_000 }, (_, i) => ({ a: i + 10_000 })) } })).label },
+  { name: "uniqueItems over 20,000 arrays (protocol)", run: async () => (await protocol({ subject: "u", action: "uniq", parameters: { ids: Array.from({ length: 20_000 }, (_, i) => [i + 10_000]) } })).label },
   { name: "pattern \\S+@\\S+\\.\\S+ on 200 KB (protocol)", run: async () => (await protocol({ subject: "p", action: "mail_like", parameters: { to: `a@${"a".repeat(200_000)}` } })).label },
   { name: "hostile 200 KB protocol message", run: async () => {
     const r = await protocol({ subject: "hostile", body: HOSTILE_TEXT });

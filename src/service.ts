@@ -22,6 +22,7 @@ import { PooledLocalEngine } from "./intel/pooled.ts";
 import { LlmEngine } from "./intel/llm/engine.ts";
 import { ServiceMetrics } from "./metrics/service-metrics.ts";
 import { createHttpApp } from "./http/app.ts";
+import { JsonIntake } from "./http/json-intake.ts";
 import { EventFeed } from "./events/feed.ts";
 import { IdempotencyStore } from "./http/idempotency.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -187,8 +188,11 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const local = new PooledLocalEngine({ workers: config.intelLocalWorkers, timeoutMs: config.intelLocalTimeoutMs, log: log.child({ component: "intel" }) });
     cleanups.push(() => local.close());
     const engine = config.llm ? new LlmEngine(config.llm, local) : local;
+    const json = new JsonIntake({ workers: 1, timeoutMs: 5000 });
+    cleanups.push(() => json.close());
     const app = createHttpApp({
       db: database.db,
+      json,
       accounts,
       suppressions: new Suppressions(database.db, accounts),
       senderProfiles,

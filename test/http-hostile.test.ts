@@ -59,6 +59,27 @@ describe("JSON pre-scan (unit)", () => {
     expect(scanJson(items(JSON_LIMITS.maxValues + 1))).toEqual({ kind: "values", limit: JSON_LIMITS.maxValues });
   });
 
+  test("members: object keys have a bound of their own, counted across nested objects, not array elements", () => {
+    const keys = (n: number) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])));
+    expect(scanJson(keys(JSON_LIMITS.maxMembers)).kind).toBe("none");
+    expect(scanJson(keys(JSON_LIMITS.maxMembers + 1))).toEqual({ kind: "members", limit: JSON_LIMITS.maxMembers });
+    const objects = (n: number) => JSON.stringify({ list: Array.from({ length: n }, (_, i) => ({ a: i })) });
+    expect(scanJson(objects(JSON_LIMITS.maxMembers - 1)).kind).toBe("none");
+    expect(scanJson(objects(JSON_LIMITS.maxMembers))).toEqual({ kind: "members", limit: JSON_LIMITS.maxMembers });
+    expect(scanJson(`{"a":[${"1,".repeat(50_000)}1]}`).kind).toBe("none");
+  });
+
+  test("a body past the member bound is 400 naming the bound, also when parsed in the JSON worker", async () => {
+    const wide = JSON.stringify(Object.fromEntries(Array.from({ length: JSON_LIMITS.maxMembers + 1 }, (_, i) => [`key-${i}`, "x".repeat(8)])));
+    expect(wide.length).toBeGreaterThan(64 * 1024);
+    const res = await t.api("PUT", `/v1/mailboxes/${s.agent.id}/policy`, { token: s.agentKey.token, rawBody: wide });
+    expectError(res, 400, "validation_error");
+    expect(res.body.error.details.max_members).toBe(JSON_LIMITS.maxMembers);
+    const large = await t.api("PUT", `/v1/mailboxes/${s.agent.id}/policy`, { token: s.agentKey.token, rawBody: JSON.stringify({ allow_outbound: false, pad: "x".repeat(200 * 1024) }) });
+    expectError(large, 400, "validation_error");
+    expect(fieldPaths(large)).toEqual(["body.pad"]);
+  });
+
   test("brackets, commas and escaped quotes inside strings are text, not structure", () => {
     expect(scanJson(JSON.stringify({ a: "[".repeat(1000) + '\\"' + ",".repeat(200_000) }))).toEqual({ kind: "none", unstorable: false });
     expect(scanJson(JSON.stringify({ a: 'x\\"y', b: ["\\"] }))).toEqual({ kind: "none", unstorable: false });

@@ -1,3 +1,4 @@
+import type { JsonIntake } from "./json-intake.ts";
 import type { WebhookSystem } from "../webhooks/index.ts";
 import { webhookRoutes } from "./webhooks/index.ts";
 import { Elysia } from "elysia";
@@ -67,6 +68,8 @@ export interface HttpDeps {
   hosts: ProtocolHosts;
   /** The SSRF policy for callback and runtime URLs given to the API. */
   targets: TargetPolicy;
+  /** JSON request bodies, the large ones parsed in a worker. */
+  json: JsonIntake;
 }
 
 /** The Elysia root: the request pipeline first, then one module per resource group. */
@@ -74,7 +77,7 @@ export function createHttpApp(deps: HttpDeps) {
   // Read from the routes once they are all registered (the first request), not kept by hand.
   let bodies: Map<string, RouteBody> | undefined;
   const bodyOf = (routeKey: string) => (bodies ??= routeBodies(app.routes as never)).get(routeKey);
-  const pipeline = requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, owners: deps.owners, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024, maxMessageBytes: deps.mail.maxMessageBytes, bodyOf });
+  const pipeline = requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, owners: deps.owners, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024, json: deps.json, maxMessageBytes: deps.mail.maxMessageBytes, bodyOf });
   // normalize: false, so a schema with additionalProperties: false refuses unknown fields (a
   // typo in a PUT must not pass as "no change") instead of silently dropping them.
   const app: Elysia<any, any, any, any, any, any, any> = new Elysia({ name: "mailroom", normalize: false })

@@ -1,6 +1,8 @@
 import type { TSchema } from "elysia";
-import { AppError, validationError } from "../errors.ts";
-import { printable, scanJson, unstorablePath } from "./json-bounds.ts";
+import { AppError } from "../errors.ts";
+import { printable } from "./json-bounds.ts";
+import type { JsonIntake } from "./json-intake.ts";
+import { BodyRefusal } from "./json-parse.ts";
 import { bodyCheck } from "./validation.ts";
 
 /**
@@ -9,13 +11,7 @@ import { bodyCheck } from "./validation.ts";
  * type its route declares, or refused; and it is size-bounded before it is read.
  */
 
-/**
- * A body refused for what it holds. The refusal waits until the caller is authenticated (the
- * pipeline throws it then), so a caller without a token learns nothing about a route but 401.
- */
-export class BodyRefusal {
-  constructor(readonly error: AppError) {}
-}
+export { BodyRefusal };
 
 /** The media type of a Content-Type header: lowercased, without parameters; "" when absent. */
 export function mediaType(header: string | null | undefined): string {
@@ -42,14 +38,12 @@ export async function readBounded(request: Request, max: number, what: string): 
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
 /**
  * A JSON route's body: `null` when empty, else a JSON object, or a refusal. JSON is taken with
  * `application/json` (or `+json`), or with no Content-Type when the body parses as JSON; any
  * other media type is 415 without reading the body.
  */
-export async function readJsonBody(request: Request, media: string, maxBytes: number): Promise<object | null | undefined | BodyRefusal> {
+export async function readJsonBody(request: Request, media: string, maxBytes: number, json: JsonIntake): Promise<object | null | undefined | BodyRefusal> {
   if (!request.body) return undefined;
   const declared = request.headers.get("content-length");
   if (media !== "" && !isJsonType(media)) {
@@ -58,52 +52,13 @@ export async function readJsonBody(request: Request, media: string, maxBytes: nu
   }
   const bytes = await readBounded(request, maxBytes, "JSON bodies");
   if (bytes.byteLength === 0) return null;
-  const parsed = parseJsonObject(bytes);
+  const parsed = await json.parse(bytes);
   // Without a Content-Type, a body is taken as JSON only when it is JSON.
   if (media === "" && parsed instanceof BodyRefusal && parsed.error.code === "invalid_json") {
     return new BodyRefusal(new AppError("unsupported_media_type", "the body has no Content-Type and is not JSON; send JSON with Content-Type: application/json", {}));
   }
   return parsed;
 }
-
-/** Bounds first (one linear pass), then JSON.parse; `null` for a blank body. */
-export function parseJsonObject(bytes: Uint8Array): object | null | BodyRefusal {
-  let text: string;
-  try {
-    text = utf8.decode(bytes);
-  } catch {
-    return new BodyRefusal(new AppError("invalid_json", "the request body is not valid UTF-8 JSON"));
-  }
-  if (text.trim() === "") return null;
-  const scan = scanJson(text);
-  if (scan.kind === "depth") {
-    return new BodyRefusal(boundsError(`the body nests objects and arrays more than ${scan.limit} levels deep`, { max_depth: scan.limit }));
-  }
-  if (scan.kind === "values") {
-    return new BodyRefusal(boundsError(`the body holds more than ${scan.limit} values`, { max_values: scan.limit }));
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return new BodyRefusal(new AppError("invalid_json", "the request body is not valid JSON"));
-  }
-  // Every JSON body of this API is an object; `null`, arrays and scalars are refused in one place.
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return new BodyRefusal(validationError("the request body must be a JSON object", [{ path: "body", message: "must be a JSON object" }]));
-  }
-  if (scan.unstorable) {
-    const at = unstorablePath(value);
-    if (at !== undefined) {
-      const path = `body.${at}`;
-      return new BodyRefusal(validationError(`${path}: must not contain NUL (\\u0000) or unpaired surrogates`, [{ path, message: "must not contain NUL (\\u0000) or unpaired surrogates" }]));
-    }
-  }
-  return value;
-}
-
-const boundsError = (message: string, limits: Record<string, number>) =>
-  new AppError("validation_error", message, { fields: [{ path: "body", message }], ...limits });
 
 /** What a route takes as its body, read from the route itself. */
 export interface RouteBody {

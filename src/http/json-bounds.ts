@@ -8,15 +8,19 @@
  * - values: at most 100,000 object members and array elements in all, counted as the opening
  *   brackets and commas outside strings (a body of the API holds a few hundred at most; the
  *   widest, a draft, ~300 addresses);
+ * - members: at most 20,000 object members in all. Building an object costs far more per member
+ *   than an array per element (99,000 keys took JSON.parse 100-180 ms, and as long again to copy
+ *   back from the JSON worker), so keys have a bound of their own;
  * - strings may not hold NUL (`\u0000`) or a lone UTF-16 surrogate: PostgreSQL can store
  *   neither in `text` or `jsonb`, so such a body is refused here, naming the field, instead of
  *   failing in the database.
  */
-export const JSON_LIMITS = { maxDepth: 64, maxValues: 100_000 } as const;
+export const JSON_LIMITS = { maxDepth: 64, maxValues: 100_000, maxMembers: 20_000 } as const;
 
 export type JsonProblem =
   | { kind: "depth"; limit: number }
   | { kind: "values"; limit: number }
+  | { kind: "members"; limit: number }
   /** The text may be invalid JSON; JSON.parse decides. */
   | { kind: "none"; unstorable: boolean };
 
@@ -27,9 +31,12 @@ const BACKSLASH = 0x5c;
  * One pass over `text`, outside strings counting brackets and commas, inside strings looking
  * only at escapes (a raw control character or a broken escape is left to JSON.parse to refuse).
  */
-export function scanJson(text: string, limits: { maxDepth: number; maxValues: number } = JSON_LIMITS): JsonProblem {
+export function scanJson(text: string, limits: { maxDepth: number; maxValues: number; maxMembers: number } = JSON_LIMITS): JsonProblem {
   let depth = 0;
   let values = 1;
+  let members = 0;
+  // Whether each open level is an object (its commas separate members) or an array.
+  const inObject = new Uint8Array(limits.maxDepth + 2);
   let unstorable = false;
   const n = text.length;
   // The next quote and backslash at or after the cursor, each found once, never rescanned:
@@ -71,10 +78,14 @@ export function scanJson(text: string, limits: { maxDepth: number; maxValues: nu
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       if (++depth > limits.maxDepth) return { kind: "depth", limit: limits.maxDepth };
       if (++values > limits.maxValues) return { kind: "values", limit: limits.maxValues };
+      // An object's first member has no comma before it: count it with the brace.
+      inObject[depth] = c === 0x7b ? 1 : 0;
+      if (c === 0x7b && ++members > limits.maxMembers) return { kind: "members", limit: limits.maxMembers };
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       depth--;
     } else if (c === 0x2c /* , */) {
       if (++values > limits.maxValues) return { kind: "values", limit: limits.maxValues };
+      if (depth >= 0 && inObject[depth] === 1 && ++members > limits.maxMembers) return { kind: "members", limit: limits.maxMembers };
     }
   }
   return { kind: "none", unstorable };

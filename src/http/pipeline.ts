@@ -6,6 +6,7 @@ import { AppError, validationError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { BodyRefusal, mediaType, readBounded, readJsonBody, type RouteBody } from "./body.ts";
 import { printable, storable } from "./json-bounds.ts";
+import type { JsonIntake } from "./json-intake.ts";
 import { notRun, renderError } from "./errors.ts";
 import { fingerprint, IDEMPOTENCY_HEADER, readIdempotencyKey, type Claim, type IdempotencyStore } from "./idempotency.ts";
 import { authRuleFor, capabilityFor, TIER_CAPABILITIES } from "./route-auth.ts";
@@ -19,6 +20,8 @@ export interface PipelineDeps {
   idempotency: IdempotencyStore;
   log: Logger;
   maxJsonBytes: number;
+  /** Parses JSON bodies, the large ones off the event loop. */
+  json: JsonIntake;
   /** Raw messages posted to the HTTP ingress (message/rfc822). */
   maxMessageBytes: number;
   /** What a route ("METHOD /path") takes as its body: raw media types, the schema's check. */
@@ -79,7 +82,7 @@ export function requestPipeline(deps: PipelineDeps) {
         if (!request.body) return undefined;
         return new BodyRefusal(new AppError("unsupported_media_type", `this route takes ${raw.join(" or ")}`, { accepted: raw }));
       }
-      return readJsonBody(request, media, deps.maxJsonBytes);
+      return readJsonBody(request, media, deps.maxJsonBytes, deps.json);
     })
     // The request id header is set here and in onError, which together see every request;
     // an onRequest hook for it would cost every request one more step.
