@@ -8,7 +8,9 @@
  */
 import type { Disposition } from "../../../db/schema/knowledge.ts";
 import type { Assessment, AuthResults, Envelope, HeaderField, ParsedMail } from "../types.ts";
+import { WorkerPool } from "../../workers/pool.ts";
 import { checkAuth, type Resolver } from "./auth.ts";
+import type { AuthRequest } from "./auth-worker.ts";
 import { assessMessageContent, type ContentVerdict } from "./content.ts";
 import type { FinalContext } from "./model.ts";
 import { evaluateFinal, riskOf } from "./rules.ts";
@@ -24,9 +26,17 @@ export interface AssessorOptions {
   mailDomain: string;
   /** Budget for all DNS of one message together (default 1500 ms). */
   dnsTimeoutMs?: number;
-  /** Replaces the system DNS (tests); answers like node:dns resolve(name, rrtype). */
+  /** Replaces the system DNS (tests); answers like node:dns resolve(name, rrtype). Auth then runs on this thread. */
   resolver?: Resolver;
+  /** Threads for SPF/DKIM/DMARC with the system DNS, started on demand (default 1). */
+  authWorkers?: number;
 }
+
+/**
+ * What a DKIM body hash may take beyond the DNS budget before the auth thread is given up:
+ * a signed message of tens of MB, whose hash alone takes seconds, ends as temperror.
+ */
+const AUTH_CPU_MS = 2000;
 
 export interface AssessInput {
   raw: Uint8Array;
@@ -42,6 +52,8 @@ export class Assessor {
   private readonly mailDomain: string;
   private readonly dnsTimeoutMs: number;
   private readonly resolver: Resolver | undefined;
+  private readonly authWorkers: number;
+  private authPool: WorkerPool<AuthRequest, AuthResults> | null = null;
 
   /** The mail domain the content verdict is made for (AssessorOptions.mailDomain). */
   get domain(): string {
@@ -52,6 +64,25 @@ export class Assessor {
     this.mailDomain = opts.mailDomain;
     this.dnsTimeoutMs = opts.dnsTimeoutMs ?? 1500;
     this.resolver = opts.resolver;
+    this.authWorkers = opts.authWorkers ?? 1;
+  }
+
+  /** Terminates the auth threads; an assessment still waiting on one gets temperror. */
+  async close(): Promise<void> {
+    await this.authPool?.close();
+  }
+
+  /** mailauth's work, in the auth pool unless a resolver (which cannot cross threads) was given. */
+  private async auth(raw: Uint8Array, envelope: Envelope): Promise<AuthResults> {
+    const opts = { mta: this.mailDomain, timeoutMs: this.dnsTimeoutMs };
+    if (this.resolver) return checkAuth(raw, envelope, { ...opts, resolver: this.resolver });
+    this.authPool ??= new WorkerPool({ url: new URL("./auth-worker.ts", import.meta.url), workers: this.authWorkers, timeoutMs: this.dnsTimeoutMs + AUTH_CPU_MS });
+    // Cloning a view would copy its whole buffer: a view goes as a tight copy, transferred.
+    const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
+    const sent = whole ? raw : raw.slice();
+    const outcome = await this.authPool.run({ raw: sent, envelope, ...opts }, whole ? [] : [sent.buffer as ArrayBuffer]);
+    if (!outcome.ok) throw new Error(outcome.message);
+    return outcome.value;
   }
 
   /**
@@ -59,7 +90,7 @@ export class Assessor {
    * for the mail in `mail`); without it the verdict is made here, on this thread.
    */
   async assess(input: AssessInput & { content?: ContentVerdict | null }): Promise<Assessment> {
-    const authRun = checkAuth(input.raw, input.envelope, { mta: this.mailDomain, timeoutMs: this.dnsTimeoutMs, resolver: this.resolver }).catch(
+    const authRun = this.auth(input.raw, input.envelope).catch(
       (): AuthResults => ({ spf: input.envelope.remoteAddress ? "temperror" : "none", dkim: "temperror", dmarc: "temperror" }),
     );
     // The content is read while DNS is in flight; only the final rules need its answers.
