@@ -131,6 +131,8 @@ const inputs: Input[] = [
   { name: "mail: 1,000 nested multiparts (SMTP)", mail: true, run: () => mail(`${head()}${nestedMime(1000)}`) },
   { name: "mail: 2,000 parts (SMTP)", mail: true, run: () => mail(`${head()}${manyParts(2000)}`) },
   { name: "mail: 1 MB of '-- ' lines (SMTP)", mail: true, run: () => mail(`${head()}Content-Type: text/plain\r\n\r\n${fill("-- \r\n", 1024 * 1024)}\r\n`) },
+  // Anyone can add a DKIM-Signature field: mailauth then hashes the whole body.
+  { name: "mail: DKIM-signed, 1 MB of '-- ' lines (SMTP)", mail: true, run: () => mail(`DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=example.com; s=s1; h=from:to:subject; bh=AAAA; b=AAAA\r\n${head()}Content-Type: text/plain\r\n\r\n${fill("-- \r\n", 1024 * 1024)}\r\n`) },
   { name: "mail: 256 KB of hidden HTML (SMTP)", mail: true, run: () => mail(`${head()}Content-Type: text/html\r\n\r\n${fill('<span style="display:none">x</span>\r\n', 256 * 1024)}\r\n`) },
   { name: "mail: hostile 200 KB text (SMTP)", mail: true, run: () => mail(`${head()}Content-Type: text/plain\r\n\r\n${HOSTILE_TEXT.replace(/\n/g, "\r\n")}\r\n`) },
 ];

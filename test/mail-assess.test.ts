@@ -5,7 +5,7 @@
  * (spf_*, dkim_fail, dmarc_fail) is covered in mail-auth.test.ts.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { Assessor, RULES, rulesMarkdown, TRIAGE_RULES } from "../src/mail/assess/index.ts";
 import { checkRuleTable, riskOf } from "../src/mail/assess/rules.ts";
 import { scanHtml } from "../src/mail/assess/html.ts";
@@ -14,6 +14,7 @@ import { CREDENTIAL_PATTERNS, PAYMENT_PATTERNS } from "../src/mail/assess/signal
 import { ACTION_PATTERNS } from "../src/mail/assess/triage.ts";
 import { normalizeForMatch } from "../src/mail/assess/text.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
+import { MailParser } from "../src/mail/parse/index.ts";
 import type { Assessment, Envelope, HeaderField, ParsedMail } from "../src/mail/types.ts";
 
 const offline = async (name: string, rrtype: string): Promise<never> => {
@@ -617,5 +618,31 @@ describe("sender disposition (the account's sender profile)", () => {
     expect(riskOf(["executable_attachment", "sender_trusted"]).level).toBe("medium");
     expect(riskOf(["sender_trusted"]).level).toBe("low");
     expect(riskOf(["ip_url", "sender_trusted_unverified"]).level).toBe("medium");
+  });
+});
+
+describe("the content verdict made in the parser's worker", () => {
+  // process.ts has the worker make the content half; it must answer what the main thread would.
+  test("every MIME fixture gets the same assessment as when assessed on the main thread", async () => {
+    const parser = new MailParser({ workers: 1 });
+    try {
+      const names = readdirSync(new URL("./fixtures/mime/", import.meta.url)).filter((f) => f.endsWith(".eml"));
+      expect(names.length).toBeGreaterThan(30);
+      const envelopes = [HTTP, smtp("alice@example.com"), smtp(null), smtp("x@mail.localhost")];
+      for (const [i, name] of names.entries()) {
+        const raw = new Uint8Array(await Bun.file(new URL(`./fixtures/mime/${name}`, import.meta.url)).arrayBuffer());
+        const envelope = envelopes[i % envelopes.length]!;
+        const outcome = await parser.parse(raw, { envelope, mailDomain: "mail.localhost" });
+        if (!outcome.ok) continue;
+        expect(outcome.content).toBeDefined();
+        for (const disposition of ["neutral", "trusted", "blocked"] as const) {
+          const input = { raw, mail: outcome.mail, headers: outcome.mail.headers, envelope, disposition };
+          const inWorker = await assessor.assess({ ...input, content: outcome.content });
+          expect({ name, disposition, ...inWorker }).toEqual({ name, disposition, ...(await assessor.assess(input)) });
+        }
+      }
+    } finally {
+      await parser.close();
+    }
   });
 });

@@ -262,10 +262,31 @@ describe("DNS failure never hangs or throws", () => {
 
   test("the system resolver (no override) also finishes", async () => {
     const assessor = new Assessor({ mailDomain: "mail.localhost", dnsTimeoutMs: 400 });
-    const raw = await fixture("dkim-pass-rsa");
-    const mail = await parseInline(raw);
-    const r = await assessor.assess({ raw, mail, headers: mail.headers, envelope: smtp("grace@example.org") });
-    expect(r.auth.dkim).not.toBe("pass");
+    try {
+      const raw = await fixture("dkim-pass-rsa");
+      const mail = await parseInline(raw);
+      const r = await assessor.assess({ raw, mail, headers: mail.headers, envelope: smtp("grace@example.org") });
+      expect(r.auth.dkim).not.toBe("pass");
+    } finally {
+      await assessor.close();
+    }
+  });
+
+  test("with the system resolver, auth runs in the auth thread and answers what this thread would", async () => {
+    // Same DNS for both sides (whatever this machine resolves), so the answers must agree; the
+    // budget is wide so that a loaded machine does not end one side early.
+    const assessor = new Assessor({ mailDomain: "mail.localhost", dnsTimeoutMs: 3000 });
+    try {
+      const big = new TextEncoder().encode(`DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed; d=example.org; s=s1; h=from; bh=AAAA; b=AAAA\r\nFrom: g@example.org\r\nSubject: x\r\n\r\n${"-- \r\n".repeat(50_000)}`);
+      for (const raw of [await fixture("dkim-pass-rsa"), await fixture("bulk"), big]) {
+        const envelope = smtp("grace@example.org");
+        const inWorker = await assessor.assess({ raw, mail: null, headers: [], envelope });
+        const here = await checkAuth(raw, envelope, { mta: "mail.localhost", timeoutMs: 3000 });
+        expect(inWorker.auth).toEqual(here);
+      }
+    } finally {
+      await assessor.close();
+    }
   });
 
   test("deadlineResolver: lookups after the deadline fail at once with ETIMEOUT", async () => {

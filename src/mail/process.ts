@@ -35,13 +35,15 @@ export class InboundProcessor {
     const raw = this.recent?.get(message.rawSha256) ?? (await getBlob(this.db, message.rawSha256));
     if (!raw) throw new JobFailed(`the raw message (sha256 ${message.rawSha256}) is missing`);
 
-    const outcome = await this.parser.parse(raw);
+    const env = message.envelope ?? { mailFrom: null, rcptTo: [message.toAddress], remoteAddress: null, heloName: null };
+    // The content half of the assessment is made in the parser's worker, off the event loop.
+    const outcome = await this.parser.parse(raw, { envelope: env, mailDomain: this.assessor.domain });
     const mail = outcome.ok ? outcome.mail : null;
     const headers = outcome.ok ? outcome.mail.headers : outcome.headers;
-    const env = message.envelope ?? { mailFrom: null, rcptTo: [message.toAddress], remoteAddress: null, heloName: null };
     // Read per message, not cached: blocking a sender takes effect on the next mail.
     const disposition = await dispositionFor(this.db, message.mailboxId, mail?.from?.address || message.fromAddress);
-    const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition });
+    const content = outcome.ok ? outcome.content : undefined;
+    const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition, content });
 
     const result = outcome.ok ? await this.fromParsed(outcome.mail, outcome.extractedText, assessment) : fallback(message, headers, assessment);
     await this.mailboxes.applyProcessed(message.mailboxId, {

@@ -2,6 +2,7 @@
  * What the inbound pipeline knows of a message after parsing and assessment. Plain data
  * (structured-clone safe) so a worker can hand it back and a job can carry it.
  */
+import type { ContentVerdict } from "./assess/content.ts";
 
 export interface MailAddress {
   /** Lowercased, as checked by src/domain/email.ts; "" when the header held no usable address. */
@@ -47,8 +48,9 @@ export interface ParsedMail {
 }
 
 export type ParseOutcome =
-  /** `extractedText` is extractText() of the mail, made in the parser's worker (src/mail/extract.ts). */
-  | { ok: true; mail: ParsedMail; extractedText: string }
+  /** `extractedText` is extractText() of the mail, made in the parser's worker (src/mail/extract.ts);
+   *  `content`, when asked for, the assessment's content verdict (src/mail/assess/content.ts), made there too. */
+  | { ok: true; mail: ParsedMail; extractedText: string; content?: ContentVerdict | null }
   /** Over the time or size budget, or the parser threw: the raw message is kept, and the
    *  headers that could be read cheaply from the head of the message are returned. */
   | { ok: false; reason: string; headers: HeaderField[] };

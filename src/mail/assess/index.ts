@@ -1,17 +1,22 @@
 /**
  * Inbound message assessment: authentication (SPF/DKIM/DMARC), the signal rule table
  * (rules.ts), a risk level from the signals' weights, a triage label (triage.ts) and the
- * auto-reply loop guard. Deterministic for a given message, envelope and DNS answers, and
+ * auto-reply loop guard. It runs in two steps: the content verdict (content.ts, CPU-heavy,
+ * made in the parser's worker for mail) and the final combination with auth and the sender
+ * profile (here, cheap). Deterministic for a given message, envelope and DNS answers, and
  * total: assess() always resolves, within the DNS budget plus bounded CPU work.
  */
 import type { Disposition } from "../../../db/schema/knowledge.ts";
 import type { Assessment, AuthResults, Envelope, HeaderField, ParsedMail } from "../types.ts";
+import { WorkerPool } from "../../workers/pool.ts";
 import { checkAuth, type Resolver } from "./auth.ts";
-import { buildContext } from "./context.ts";
-import type { AssessContext } from "./model.ts";
-import { evaluate, riskOf } from "./rules.ts";
-import { autoReplyBlocked } from "./signals/headers.ts";
-import { triageOf } from "./triage.ts";
+import type { AuthRequest } from "./auth-worker.ts";
+import { assessMessageContent, type ContentVerdict } from "./content.ts";
+import type { FinalContext } from "./model.ts";
+import { evaluateFinal, riskOf } from "./rules.ts";
+import { finalTriageOf } from "./triage.ts";
+
+export { assessMessageContent, type ContentVerdict } from "./content.ts";
 
 export { RULES, RISK_THRESHOLDS, rulesMarkdown } from "./rules.ts";
 export { TRIAGE_RULES } from "./triage.ts";
@@ -21,9 +26,17 @@ export interface AssessorOptions {
   mailDomain: string;
   /** Budget for all DNS of one message together (default 1500 ms). */
   dnsTimeoutMs?: number;
-  /** Replaces the system DNS (tests); answers like node:dns resolve(name, rrtype). */
+  /** Replaces the system DNS (tests); answers like node:dns resolve(name, rrtype). Auth then runs on this thread. */
   resolver?: Resolver;
+  /** Threads for SPF/DKIM/DMARC with the system DNS, started on demand (default 1). */
+  authWorkers?: number;
 }
+
+/**
+ * What a DKIM body hash may take beyond the DNS budget before the auth thread is given up:
+ * a signed message of tens of MB, whose hash alone takes seconds, ends as temperror.
+ */
+const AUTH_CPU_MS = 2000;
 
 export interface AssessInput {
   raw: Uint8Array;
@@ -35,38 +48,56 @@ export interface AssessInput {
   disposition?: Disposition;
 }
 
-const PENDING: AuthResults = { spf: "none", dkim: "none", dmarc: "none" };
-
 export class Assessor {
   private readonly mailDomain: string;
   private readonly dnsTimeoutMs: number;
   private readonly resolver: Resolver | undefined;
+  private readonly authWorkers: number;
+  private authPool: WorkerPool<AuthRequest, AuthResults> | null = null;
+
+  /** The mail domain the content verdict is made for (AssessorOptions.mailDomain). */
+  get domain(): string {
+    return this.mailDomain;
+  }
 
   constructor(opts: AssessorOptions) {
     this.mailDomain = opts.mailDomain;
     this.dnsTimeoutMs = opts.dnsTimeoutMs ?? 1500;
     this.resolver = opts.resolver;
+    this.authWorkers = opts.authWorkers ?? 1;
   }
 
-  async assess(input: AssessInput): Promise<Assessment> {
-    const authRun = checkAuth(input.raw, input.envelope, { mta: this.mailDomain, timeoutMs: this.dnsTimeoutMs, resolver: this.resolver }).catch(
+  /** Terminates the auth threads; an assessment still waiting on one gets temperror. */
+  async close(): Promise<void> {
+    await this.authPool?.close();
+  }
+
+  /** mailauth's work, in the auth pool unless a resolver (which cannot cross threads) was given. */
+  private async auth(raw: Uint8Array, envelope: Envelope): Promise<AuthResults> {
+    const opts = { mta: this.mailDomain, timeoutMs: this.dnsTimeoutMs };
+    if (this.resolver) return checkAuth(raw, envelope, { ...opts, resolver: this.resolver });
+    this.authPool ??= new WorkerPool({ url: new URL("./auth-worker.ts", import.meta.url), workers: this.authWorkers, timeoutMs: this.dnsTimeoutMs + AUTH_CPU_MS });
+    // Cloning a view would copy its whole buffer: a view goes as a tight copy, transferred.
+    const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
+    const sent = whole ? raw : raw.slice();
+    const outcome = await this.authPool.run({ raw: sent, envelope, ...opts }, whole ? [] : [sent.buffer as ArrayBuffer]);
+    if (!outcome.ok) throw new Error(outcome.message);
+    return outcome.value;
+  }
+
+  /**
+   * `content` is the message's content verdict when it was made elsewhere (the parser's worker,
+   * for the mail in `mail`); without it the verdict is made here, on this thread.
+   */
+  async assess(input: AssessInput & { content?: ContentVerdict | null }): Promise<Assessment> {
+    const authRun = this.auth(input.raw, input.envelope).catch(
       (): AuthResults => ({ spf: input.envelope.remoteAddress ? "temperror" : "none", dkim: "temperror", dmarc: "temperror" }),
     );
-    // The content is read while DNS is in flight; only the auth rules need its answers.
-    const ctx = this.context(input);
+    // The content is read while DNS is in flight; only the final rules need its answers.
+    const content = input.content !== undefined ? input.content : assessMessageContent(input, this.mailDomain);
     const auth = await authRun;
-    if (!ctx) return unreadable(input.disposition, auth);
-    ctx.auth = auth;
-
-    const signals = evaluate(ctx);
-    const risk = riskOf(signals).level;
-    return {
-      riskLevel: risk,
-      triageLabel: triageOf(ctx, { signals: new Set(signals), risk }),
-      signals,
-      auth,
-      autoReplyBlocked: safe(() => autoReplyBlocked(ctx), true),
-    };
+    if (!content) return unreadable(input.disposition, auth);
+    return combine(content, { auth, disposition: input.disposition ?? "neutral", envelope: input.envelope }, auth, content.autoReplyBlocked);
   }
 
   /**
@@ -76,38 +107,27 @@ export class Assessor {
    */
   assessContent(input: Omit<AssessInput, "raw">): Assessment {
     const stored: AuthResults = { spf: "none", dkim: "none", dmarc: "none" };
-    const ctx = this.context({ ...input, raw: new Uint8Array(0) });
-    if (!ctx) return unreadable(input.disposition, stored);
-    ctx.auth = { spf: "pass", dkim: "pass", dmarc: "pass" };
-    const signals = evaluate(ctx);
-    const risk = riskOf(signals).level;
-    return { riskLevel: risk, triageLabel: triageOf(ctx, { signals: new Set(signals), risk }), signals, auth: stored, autoReplyBlocked: false };
+    const content = assessMessageContent(input, this.mailDomain);
+    if (!content) return unreadable(input.disposition, stored);
+    const asMail: AuthResults = { spf: "pass", dkim: "pass", dmarc: "pass" };
+    return combine(content, { auth: asMail, disposition: input.disposition ?? "neutral", envelope: input.envelope }, stored, false);
   }
+}
 
-  /** The full view, else a header-only one (reported as parse_failed), else null. */
-  private context(input: AssessInput): AssessContext | null {
-    try {
-      return buildContext(input, PENDING, this.mailDomain);
-    } catch {
-      try {
-        return buildContext({ ...input, mail: null }, PENDING, this.mailDomain);
-      } catch {
-        return null;
-      }
-    }
-  }
+/** The final rules over auth and disposition, the risk of all signals, and the final triage. */
+function combine(
+  content: ContentVerdict,
+  facts: Pick<FinalContext, "auth" | "disposition" | "envelope">,
+  stored: AuthResults,
+  autoReplyBlocked: boolean,
+): Assessment {
+  const signals = [...content.signals, ...evaluateFinal({ ...facts, from: content.from, mailDomain: content.mailDomain })].sort();
+  const risk = riskOf(signals).level;
+  return { riskLevel: risk, triageLabel: finalTriageOf(content.triage, { signals: new Set(signals), risk }), signals, auth: stored, autoReplyBlocked };
 }
 
 /** Nothing could be read but the account's word about the sender. */
 function unreadable(disposition: Disposition | undefined, auth: AuthResults): Assessment {
   const blocked = disposition === "blocked";
   return { riskLevel: "medium", triageLabel: blocked ? "spam" : "fyi", signals: blocked ? ["parse_failed", "sender_blocked"] : ["parse_failed"], auth, autoReplyBlocked: true };
-}
-
-function safe<T>(f: () => T, fallback: T): T {
-  try {
-    return f();
-  } catch {
-    return fallback;
-  }
 }

@@ -49,12 +49,31 @@ export interface AssessContext {
   disposition: Disposition;
 }
 
-export interface Rule {
+/**
+ * What the final rules read: the sender's authentication and the account's word about it,
+ * known only after DNS and a database read, with the few message facts they combine them with.
+ */
+export type FinalContext = Pick<AssessContext, "auth" | "disposition" | "from" | "mailDomain" | "envelope">;
+
+interface RuleBase {
   /** Stable string reported in `signals`. */
   signal: string;
   description: string;
   severity: Severity;
   /** Added to the risk score; info rules weigh 0. */
   weight: number;
+}
+
+/** Reads the message only: runs where the message was parsed (src/mail/assess/content.ts). */
+export interface ContentRule extends RuleBase {
+  final?: false;
   matcher: (ctx: AssessContext) => boolean;
 }
+
+/** Reads auth or disposition: runs on the main thread once those are known, and must stay cheap. */
+export interface FinalRule extends RuleBase {
+  final: true;
+  matcher: (ctx: FinalContext) => boolean;
+}
+
+export type Rule = ContentRule | FinalRule;

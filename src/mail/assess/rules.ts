@@ -4,7 +4,7 @@
  * so the two cannot drift. Signal strings are API: rename one only with a changelog entry.
  */
 import type { RiskLevel } from "../types.ts";
-import type { AssessContext, Rule, Severity } from "./model.ts";
+import type { AssessContext, FinalContext, FinalRule, Rule, Severity } from "./model.ts";
 import { executableAttachment, macroAttachment } from "./signals/attachments.ts";
 import { autoSubmitted, bounce, bulk, upstreamSpam } from "./signals/headers.ts";
 import { hiddenText } from "./signals/hidden.ts";
@@ -22,17 +22,17 @@ export const RULES: readonly Rule[] = [
   { signal: "prompt_injection", severity: "high", weight: 10, matcher: promptInjection,
     description: "Text that addresses an AI model/assistant/agent or tells it to ignore previous instructions, reveal its system prompt, take on another role, or keep something from its user; anywhere: subject, body, hidden HTML, comments, alt text, text attachments, tag-character smuggling." },
   // medium
-  { signal: "dmarc_fail", severity: "medium", weight: 4, matcher: (c) => c.auth.dmarc === "fail",
+  { signal: "dmarc_fail", final: true, severity: "medium", weight: 4, matcher: (c) => c.auth.dmarc === "fail",
     description: "DMARC fails: the From domain publishes a policy and neither SPF nor DKIM passes aligned with it." },
   { signal: "display_name_spoof", severity: "medium", weight: 4, matcher: displayNameSpoof,
     description: "The display name shows an email address or domain of another organisation than the sender's, or claims a well-known brand (PayPal, Microsoft, DHL, …) the sender domain does not belong to." },
   { signal: "lookalike_domain", severity: "medium", weight: 4, matcher: lookalikeDomain,
     description: "A sender, Reply-To or link domain imitates a well-known brand: homoglyphs or digits for letters (paypa1, rnicrosoft, Cyrillic а), one typo away (arnazon), or brand plus lure word (paypal-secure-login)." },
-  { signal: "own_domain_spoof", severity: "medium", weight: 4, matcher: ownDomainSpoof,
+  { signal: "own_domain_spoof", final: true, severity: "medium", weight: 4, matcher: ownDomainSpoof,
     description: "From claims this service's own mail domain, but the message arrived over SMTP from outside without passing DKIM or DMARC." },
   { signal: "exfiltration_request", severity: "medium", weight: 4, matcher: exfiltrationRequest,
     description: "Asks to forward the whole mailbox or all messages, or to send passwords, API keys, tokens or one-time codes: what an attacker asks of an agent with mailbox access." },
-  { signal: "spf_fail", severity: "medium", weight: 3, matcher: (c) => c.auth.spf === "fail",
+  { signal: "spf_fail", final: true, severity: "medium", weight: 3, matcher: (c) => c.auth.spf === "fail",
     description: "SPF fails: the envelope sender's domain does not allow the connecting IP (-all)." },
   { signal: "link_text_mismatch", severity: "medium", weight: 3, matcher: linkTextMismatch,
     description: "An HTML link's text shows a URL or domain of another organisation than the one its href goes to." },
@@ -51,7 +51,7 @@ export const RULES: readonly Rule[] = [
   { signal: "parse_failed", severity: "medium", weight: 3, matcher: (c) => c.mail === null,
     description: "The message could not be parsed within budget, so its content was not checked." },
   // low
-  { signal: "dkim_fail", severity: "low", weight: 2, matcher: (c) => c.auth.dkim === "fail",
+  { signal: "dkim_fail", final: true, severity: "low", weight: 2, matcher: (c) => c.auth.dkim === "fail",
     description: "DKIM fails: a signature does not verify (changed body or headers) and none passes. Low on its own, as mailing lists break signatures." },
   { signal: "reply_to_mismatch", severity: "low", weight: 2, matcher: replyToMismatch,
     description: "A Reply-To address belongs to another organisation than the From address." },
@@ -65,30 +65,43 @@ export const RULES: readonly Rule[] = [
     description: "The HTML contains a form (credentials typed straight into the message)." },
   { signal: "url_shortener", severity: "low", weight: 1, matcher: urlShortener,
     description: "A link through a URL shortener (bit.ly, tinyurl.com, …) that hides its destination." },
-  { signal: "spf_softfail", severity: "low", weight: 1, matcher: (c) => c.auth.spf === "softfail",
+  { signal: "spf_softfail", final: true, severity: "low", weight: 1, matcher: (c) => c.auth.spf === "softfail",
     description: "SPF softfail (~all): the domain does not vouch for the connecting IP." },
   // info: context for triage and loop protection, no risk
   { signal: "auto_submitted", severity: "info", weight: 0, matcher: autoSubmitted,
     description: "Sent by a machine: Auto-Submitted other than \"no\", X-Autoreply or X-Autorespond." },
   { signal: "bulk", severity: "info", weight: 0, matcher: bulk,
     description: "List or bulk mail: List-Id, List-Unsubscribe, or Precedence: bulk|list|junk." },
-  { signal: "sender_blocked", severity: "info", weight: 0, matcher: (c) => c.disposition === "blocked",
+  { signal: "sender_blocked", final: true, severity: "info", weight: 0, matcher: (c) => c.disposition === "blocked",
     description: "The account blocked this sender (sender profile disposition `blocked`): the message is triaged spam." },
-  { signal: "sender_trusted", severity: "info", weight: 0, matcher: (c) => c.disposition === "trusted" && c.auth.dmarc === "pass",
+  { signal: "sender_trusted", final: true, severity: "info", weight: 0, matcher: (c) => c.disposition === "trusted" && c.auth.dmarc === "pass",
     description: "The account trusts this sender and DMARC authenticates the From address (an agent protocol sender is authenticated by its API key): risk is one level lower." },
-  { signal: "sender_trusted_unverified", severity: "info", weight: 0, matcher: (c) => c.disposition === "trusted" && c.auth.dmarc !== "pass",
+  { signal: "sender_trusted_unverified", final: true, severity: "info", weight: 0, matcher: (c) => c.disposition === "trusted" && c.auth.dmarc !== "pass",
     description: "The account trusts this sender, but the From address is not authenticated (no DMARC pass), so the trust is not applied: anyone can write that From." },
   { signal: "bounce", severity: "info", weight: 0, matcher: bounce,
     description: "A bounce or receipt: null envelope sender, MAILER-DAEMON/postmaster, or multipart/report." },
 ];
 
+/** The rules that read the message only, and those that need auth or the account's disposition. */
+export const CONTENT_RULES: readonly Rule[] = RULES.filter((r) => !r.final);
+export const FINAL_RULES: readonly FinalRule[] = RULES.filter((r): r is FinalRule => r.final === true);
+
 /** Runs the table; a matcher that throws counts as not matched and never fails the assessment. */
 export function evaluate(ctx: AssessContext, rules: readonly Rule[] = RULES): string[] {
+  return run(rules, (rule) => rule.matcher(ctx));
+}
+
+/** Runs the final rules, which read only what FinalContext holds. */
+export function evaluateFinal(ctx: FinalContext, rules: readonly FinalRule[] = FINAL_RULES): string[] {
+  return run(rules, (rule) => rule.matcher(ctx));
+}
+
+function run<R extends Rule>(rules: readonly R[], matches: (rule: R) => boolean): string[] {
   const hits: string[] = [];
   for (const rule of rules) {
     let hit = false;
     try {
-      hit = rule.matcher(ctx);
+      hit = matches(rule);
     } catch {
       hit = false;
     }

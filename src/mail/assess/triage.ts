@@ -19,13 +19,28 @@ export interface TriageRule {
 }
 
 export const TRIAGE_RULES: readonly TriageRule[] = [
-  { label: "spam", description: "risk is high, an upstream filter flagged the message (`upstream_spam_flag`), or the account blocked the sender (`sender_blocked`)", when: (_, f) => f.risk === "high" || f.signals.has("upstream_spam_flag") || f.signals.has("sender_blocked") },
+  { label: "spam", description: "risk is high, an upstream filter flagged the message (`upstream_spam_flag`), or the account blocked the sender (`sender_blocked`)", when: (_, f) => isSpam(f) },
   { label: "newsletter", description: "bulk mail (`bulk`) that carries List-Unsubscribe", when: (ctx, f) => f.signals.has("bulk") && hasListUnsubscribe(ctx) },
   { label: "notification", description: "machine-sent: `auto_submitted`, `bounce`, other `bulk` mail, or a no-reply/notifications sender address", when: (ctx, f) => f.signals.has("auto_submitted") || f.signals.has("bounce") || f.signals.has("bulk") || noReplySender(ctx) },
   { label: "action_required", description: "the new (unquoted) text asks the recipient to do something, or names a deadline or urgency", when: (ctx) => asksForAction(triageText(ctx)) },
   { label: "reply_needed", description: "the new text asks the recipient a direct question", when: (ctx) => asksQuestion(newText(ctx.visibleBody)) },
   { label: "fyi", description: "everything else", when: () => true },
 ];
+
+// The spam rule is the only one that reads the risk or a signal of a final rule (rules.ts):
+// the others read the message and content signals only.
+function isSpam(f: TriageFacts): boolean {
+  return f.risk === "high" || f.signals.has("upstream_spam_flag") || f.signals.has("sender_blocked");
+}
+
+/**
+ * The label as far as the message decides it, where the message was parsed: the table run
+ * with the content signals and no risk yet. finalTriageOf completes it once auth is known.
+ */
+export const contentTriageOf = (ctx: AssessContext, contentSignals: ReadonlySet<string>): TriageLabel => triageOf(ctx, { signals: contentSignals, risk: "low" });
+
+/** The first rule, spam, decided on the final facts; otherwise what the content decided. */
+export const finalTriageOf = (content: TriageLabel, facts: TriageFacts): TriageLabel => (isSpam(facts) ? "spam" : content);
 
 export function triageOf(ctx: AssessContext, facts: TriageFacts): TriageLabel {
   for (const rule of TRIAGE_RULES) {

@@ -14,7 +14,8 @@
  *   parser_closed   close() was called before the parse finished, or parse() after it
  */
 import { WorkerPool } from "../../workers/pool.ts";
-import type { HeaderField, ParsedMail, ParseOutcome } from "../types.ts";
+import type { ContentVerdict } from "../assess/content.ts";
+import type { Envelope, HeaderField, ParsedMail, ParseOutcome } from "../types.ts";
 import { readHead } from "./head.ts";
 import { PARSE_DEFAULTS } from "./limits.ts";
 
@@ -32,15 +33,21 @@ export interface MailParserOptions {
 
 const MAX_REASON = 300;
 
-/** What a worker answers for one message. */
-export type Parsed = { mail: ParsedMail; extractedText: string };
+/** What the content assessment needs besides the message (src/mail/assess/content.ts). */
+export type AssessFacts = { envelope: Envelope; mailDomain: string };
+
+/** What a worker is asked: the bytes, and whether to make the content verdict too. */
+export type ParseRequest = { raw: Uint8Array; assess?: AssessFacts };
+
+/** What a worker answers for one message; `content` when the request asked for it. */
+export type Parsed = { mail: ParsedMail; extractedText: string; content?: ContentVerdict | null };
 
 const reasonOf = (prefix: string, message: string) =>
   `${prefix}${message.replace(/[\r\n\0]+/g, " ").trim()}`.slice(0, MAX_REASON);
 
 export class MailParser {
   readonly #maxBytes: number;
-  readonly #pool: WorkerPool<Uint8Array, Parsed>;
+  readonly #pool: WorkerPool<ParseRequest, Parsed>;
 
   constructor(opts: MailParserOptions = {}) {
     const workers = positive(opts.workers, PARSE_DEFAULTS.workers, "workers");
@@ -49,14 +56,17 @@ export class MailParser {
     this.#pool = new WorkerPool({ url: new URL("./worker.ts", import.meta.url), workers, timeoutMs });
   }
 
-  /** Resolves with the parsed message or a failure carrying the readable headers; never rejects. */
-  async parse(raw: Uint8Array): Promise<ParseOutcome> {
+  /**
+   * Resolves with the parsed message or a failure carrying the readable headers; never rejects.
+   * With `assess`, a parsed message also carries its content verdict, made in the worker.
+   */
+  async parse(raw: Uint8Array, assess?: AssessFacts): Promise<ParseOutcome> {
     if (raw.byteLength > this.#maxBytes) return failure("too_large", raw);
     // The caller keeps its bytes, so they are copied once. Cloning a view would copy its
     // whole underlying buffer, so a view gets a tight copy of its own, which is transferred.
     const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
     const sent = whole ? raw : raw.slice();
-    const outcome = await this.#pool.run(sent, whole ? [] : [sent.buffer as ArrayBuffer]);
+    const outcome = await this.#pool.run({ raw: sent, assess }, whole ? [] : [sent.buffer as ArrayBuffer]);
     if (outcome.ok) return { ok: true, ...outcome.value };
     const reason = outcome.kind === "timeout" ? "parse_timeout" : outcome.kind === "closed" ? "parser_closed" : reasonOf("parse_error: ", outcome.message);
     return failure(reason, raw);

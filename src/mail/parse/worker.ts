@@ -1,18 +1,24 @@
 /**
- * One parser thread of the pool in index.ts: takes the raw bytes, answers the parsed mail and
- * its extracted text (the HTML-to-text conversion and line rules cost as much as a parse on
- * hostile mail, so they run here too, under the same budget). The pool owns the time budget
- * and terminates this thread when a parse overruns it.
+ * One parser thread of the pool in index.ts: takes the raw bytes, answers the parsed mail, its
+ * extracted text and, when asked, the content verdict of the assessment. The HTML-to-text
+ * conversion, the line rules and the content rules cost as much as a parse on hostile mail,
+ * and read the parsed parts, so they run here too, under the same budget: the parts never
+ * cross threads for them. The pool owns the time budget and terminates this thread when a
+ * parse overruns it.
  */
 import { serveWorker } from "../../workers/serve.ts";
+import { assessMessageContent } from "../assess/content.ts";
 import { extractText } from "../extract.ts";
 import { parseInline } from "./convert.ts";
-import type { Parsed } from "./index.ts";
+import type { ParseRequest, Parsed } from "./index.ts";
 
-serveWorker<Uint8Array, Parsed>(
-  async (raw) => {
+serveWorker<ParseRequest, Parsed>(
+  async ({ raw, assess }) => {
     const mail = await parseInline(raw);
-    return { mail, extractedText: extractText({ text: mail.text, html: mail.html }) };
+    const extractedText = extractText({ text: mail.text, html: mail.html });
+    if (!assess) return { mail, extractedText };
+    const content = assessMessageContent({ mail, headers: mail.headers, envelope: assess.envelope }, assess.mailDomain);
+    return { mail, extractedText, content };
   },
   // Attachments move to the main thread instead of being copied (each owns its buffer).
   ({ mail }) => [...new Set(mail.attachments.map((a) => a.content.buffer as ArrayBuffer))],

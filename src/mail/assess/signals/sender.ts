@@ -1,7 +1,7 @@
 /** Who the message claims to be from, against where it actually comes from. */
 import { brandOwns, claimedBrands, imitatedBrand } from "../brands.ts";
 import { hasPunycode, sameOrg } from "../domains.ts";
-import type { AssessContext } from "../model.ts";
+import type { AssessContext, FinalContext } from "../model.ts";
 
 // Names are at most 512 chars here (context.ts), so these bounded patterns stay cheap.
 const ADDRESS_IN_NAME = /[a-z0-9._%+-]{1,64}@((?:[a-z0-9-]{1,63}\.){1,8}[a-z]{2,24})/g;
@@ -34,7 +34,7 @@ export function replyToMismatch(ctx: AssessContext): boolean {
  * From claims our own mail domain, yet the message came in from outside (over SMTP) with no
  * passing DKIM or DMARC: our own mailboxes never reach us that way.
  */
-export function ownDomainSpoof(ctx: AssessContext): boolean {
+export function ownDomainSpoof(ctx: FinalContext): boolean {
   const d = ctx.from?.domain;
   if (!d || !ctx.mailDomain || ctx.envelope.remoteAddress === null) return false;
   const ours = d === ctx.mailDomain || d.endsWith(`.${ctx.mailDomain}`);
