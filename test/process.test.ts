@@ -13,10 +13,10 @@ import { TEST_SECRETS_KEY } from "./harness.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const HOST = "127.0.0.1";
-const READY_TIMEOUT_MS = 20_000;
+const READY_TIMEOUT_MS = 60_000;
 const EXIT_TIMEOUT_MS = 20_000;
 // A child start on on-disk PGlite takes a few seconds; the bounds below are generous caps, not speed checks.
-const TEST_TIMEOUT_MS = 60_000;
+const TEST_TIMEOUT_MS = 120_000;
 const UNKNOWN_ACCOUNT = "00000000-0000-4000-8000-000000000000";
 
 const children = new Set<Subprocess>();
