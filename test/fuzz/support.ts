@@ -56,6 +56,8 @@ export interface World {
   pathKey: { id: string; token: string };
   message: { id: string; threadId: string; attachmentId: string };
   routes: Route[];
+  /** The endpoint named in the paths of webhook routes that do not delete it. */
+  endpoint?: string;
 }
 
 export async function startWorld(): Promise<World> {
@@ -151,13 +153,24 @@ export async function realParams(w: World, route: Route): Promise<Record<string,
         out[name] = await create(t, `/v1/accounts/${seed.account.id}/sender-profiles`, { address: `fz-${crypto.randomUUID()}@example.com` }, (b) => b.sender_profile.id);
         break;
       case "endpointId":
-        out[name] = await create(t, `/v1/mailboxes/${seed.agent.id}/webhooks`, { url: "http://127.0.0.1:9/fuzz", events: ["message.sent"] }, (b) => b.webhook.id);
+        out[name] = fresh ? await freshEndpoint(w) : (w.endpoint ??= await newEndpoint(t, seed.agent.id));
         break;
       default:
         throw new Error(`fuzz: no value for :${name} of ${route.key}; add one to realParams()`);
     }
   }
   return out;
+}
+
+const newEndpoint = (t: TestService, mailboxId: string) => create(t, `/v1/mailboxes/${mailboxId}/webhooks`, { url: "http://127.0.0.1:9/fuzz", events: ["message.sent"] }, (b) => b.webhook.id);
+
+/** An endpoint to delete. A mailbox has a bounded number of endpoints, so when it is full the fuzzer's own leftovers make room. */
+async function freshEndpoint(w: World): Promise<string> {
+  const mailboxId = w.seed.agent.id;
+  const res = await w.t.api("GET", `/v1/mailboxes/${mailboxId}/webhooks`);
+  const ids: string[] = (res.body?.items ?? []).map((e: any) => e.id);
+  if (ids.length >= 2) for (const id of ids) if (id !== w.endpoint) await w.t.api("DELETE", `/v1/webhooks/${id}`);
+  return newEndpoint(w.t, mailboxId);
 }
 
 async function create(t: TestService, path: string, body: unknown, pick: (b: any) => string): Promise<string> {
