@@ -56,8 +56,6 @@ export interface World {
   pathKey: { id: string; token: string };
   message: { id: string; threadId: string; attachmentId: string };
   routes: Route[];
-  /** The endpoint named in the paths of webhook routes that do not delete it. */
-  endpoint?: string;
 }
 
 export async function startWorld(): Promise<World> {
@@ -153,7 +151,7 @@ export async function realParams(w: World, route: Route): Promise<Record<string,
         out[name] = await create(t, `/v1/accounts/${seed.account.id}/sender-profiles`, { address: `fz-${crypto.randomUUID()}@example.com` }, (b) => b.sender_profile.id);
         break;
       case "endpointId":
-        out[name] = fresh ? await freshEndpoint(w) : (w.endpoint ??= await newEndpoint(t, seed.agent.id));
+        out[name] = await freshEndpoint(w);
         break;
       default:
         throw new Error(`fuzz: no value for :${name} of ${route.key}; add one to realParams()`);
@@ -164,12 +162,15 @@ export async function realParams(w: World, route: Route): Promise<Record<string,
 
 const newEndpoint = (t: TestService, mailboxId: string) => create(t, `/v1/mailboxes/${mailboxId}/webhooks`, { url: "http://127.0.0.1:9/fuzz", events: ["message.sent"] }, (b) => b.webhook.id);
 
-/** An endpoint to delete. A mailbox has a bounded number of endpoints, so when it is full the fuzzer's own leftovers make room. */
+/**
+ * A new endpoint for each case, since a case may disable or delete it. A mailbox has a bounded
+ * number of endpoints, so the ones earlier cases left go first: they also keep every send of the
+ * agent mailbox from fanning out to all of them.
+ */
 async function freshEndpoint(w: World): Promise<string> {
   const mailboxId = w.seed.agent.id;
   const res = await w.t.api("GET", `/v1/mailboxes/${mailboxId}/webhooks`);
-  const ids: string[] = (res.body?.items ?? []).map((e: any) => e.id);
-  if (ids.length >= 2) for (const id of ids) if (id !== w.endpoint) await w.t.api("DELETE", `/v1/webhooks/${id}`);
+  for (const e of res.body?.items ?? []) await w.t.api("DELETE", `/v1/webhooks/${e.id}`);
   return newEndpoint(w.t, mailboxId);
 }
 
