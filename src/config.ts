@@ -65,6 +65,8 @@ export interface Config {
   jobMaxAttempts: number;
   webhookTimeoutMs: number;
   webhookConcurrency: number;
+  /** Webhook endpoints one mailbox may have: each event is delivered to every one of them. */
+  webhookMaxEndpointsPerMailbox: number;
   webhookSweepSeconds: number;
   eventRetentionDays: number;
   /** The OpenAI-compatible chat-completions engine for intelligence; unset: the local engine only. */
@@ -193,6 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
     jobLeaseSeconds: int("JOB_LEASE_SECONDS", 60, 2, 3600),
     webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 15_000, 100, 120_000),
     webhookConcurrency: int("WEBHOOK_CONCURRENCY", 256, 1, 4096),
+    webhookMaxEndpointsPerMailbox: int("WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX", 20, 1, 1000),
     webhookSweepSeconds: int("WEBHOOK_SWEEP_SECONDS", 60, 1, 86_400),
     eventRetentionDays: int("EVENT_RETENTION_DAYS", 7, 7, 365),
     deliveryMaxAttempts: int("DELIVERY_MAX_ATTEMPTS", 5, 1, 100),

@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   address_suppressed: 409,
   idempotency_key_reused: 409,
   idempotency_key_in_use: 409,
+  /** The mailbox already has WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX endpoints. */
+  webhook_endpoint_limit: 409,
   expired_reply_token: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -151,6 +151,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         retryDelaysSeconds: config.webhookRetryDelays,
         timeoutMs: config.webhookTimeoutMs,
         concurrency: config.webhookConcurrency,
+        maxEndpointsPerMailbox: config.webhookMaxEndpointsPerMailbox,
         allowPrivateTargets: config.allowPrivateWebhookTargets,
         sweepSeconds: config.webhookSweepSeconds,
         eventRetentionDays: config.eventRetentionDays,

@@ -96,7 +96,10 @@ async function pathOf(pattern: string): Promise<string> {
     path = path.replace(":messageId", m.id).replace(":threadId", m.threadId).replace(":attachmentId", m.attachmentId);
   }
   if (path.includes(":endpointId")) {
+    // A mailbox has a bounded number of endpoints (WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX): the earlier cases' go first.
+    for (const e of (await t.api("GET", `/v1/mailboxes/${seed.agent.id}/webhooks`)).body.items) await t.api("DELETE", `/v1/webhooks/${e.id}`);
     const hook = await t.api("POST", `/v1/mailboxes/${seed.agent.id}/webhooks`, { body: { url: "https://hooks.example.com/auth", events: ["message.sent"] } });
+    if (hook.status !== 201) throw new Error(`auth suite: webhook endpoint failed: ${hook.status} ${hook.text}`);
     path = path.replace(":endpointId", hook.body.webhook.id);
   }
   // A delivery id that does not exist: the auth check comes first, the handler answers 404.

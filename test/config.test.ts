@@ -167,6 +167,12 @@ describe("refused values", () => {
     expect(err.name).toBe("ConfigError");
   });
 
+  test("WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX: default 20, read as given, 0 or a non-number refused", () => {
+    expect(loadConfig({}).webhookMaxEndpointsPerMailbox).toBe(20);
+    expect(loadConfig({ WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX: "3" }).webhookMaxEndpointsPerMailbox).toBe(3);
+    for (const raw of ["0", "-1", "x", "1001"]) expect(configError({ WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX: raw }).message).toContain("WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX");
+  });
+
   test("the message shows the refused value", () => {
     expect(configError({ PORT: "abc" }).message).toContain('"abc"');
   });

@@ -9,7 +9,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   "401": "No usable credentials (`missing_authorization`, `invalid_authorization`, `invalid_token`)",
   "403": "The credentials are not allowed here (`forbidden`)",
   "404": "The resource does not exist (`not_found`)",
-  "409": "Conflict (`slug_taken`, `label_exists`, `idempotency_key_reused`, `idempotency_key_in_use`)",
+  "409": "Conflict (`slug_taken`, `label_exists`, `idempotency_key_reused`, `idempotency_key_in_use`, `webhook_endpoint_limit`)",
   "413": "The body is too large (`payload_too_large`)",
   "415": "The body is not of a media type the operation takes (`unsupported_media_type`)",
   "429": "The API key's call window is used up (`rate_limit_exceeded`); see Retry-After",

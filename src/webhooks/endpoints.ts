@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { mailboxes, webhookDeliveries, webhookEndpoints, type WebhookEndpointRow } from "../../db/schema/index.ts";
 import { newId } from "../domain/ids.ts";
@@ -19,17 +19,28 @@ export class WebhookEndpoints {
     private readonly db: Db,
     private readonly secrets: SecretBox,
     private readonly targets: TargetPolicy,
+    private readonly maxPerMailbox: number,
   ) {}
 
   /** The new endpoint; its `secret` is the plain secret, to show this once (the row holds it sealed). */
   async create(mailboxId: string, input: { url: string; events: string[] }): Promise<WebhookEndpointRow> {
-    const [mailbox] = await this.db.select({ accountId: mailboxes.accountId }).from(mailboxes).where(eq(mailboxes.id, mailboxId)).limit(1);
-    if (!mailbox) throw notFound("mailbox", mailboxId);
+    const [exists] = await this.db.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.id, mailboxId)).limit(1);
+    if (!exists) throw notFound("mailbox", mailboxId);
     const url = await this.checkedUrl(input.url, "body.url");
     const events = checkedEvents(input.events, "body.events");
     const secret = newSigningSecret();
-    const [row] = await this.db.insert(webhookEndpoints).values({ id: newId(), mailboxId, accountId: mailbox.accountId, url, events, secret: this.secrets.seal(secret) }).returning();
-    return { ...row!, secret };
+    const row = await this.db.transaction(async (tx) => {
+      // The mailbox row lock makes the count and the insert one step, so concurrent creates cannot pass the bound together.
+      const [mailbox] = await tx.select({ accountId: mailboxes.accountId }).from(mailboxes).where(eq(mailboxes.id, mailboxId)).limit(1).for("update");
+      if (!mailbox) throw notFound("mailbox", mailboxId);
+      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.mailboxId, mailboxId));
+      if (n >= this.maxPerMailbox) {
+        throw new AppError("webhook_endpoint_limit", `mailbox ${mailboxId} already has ${n} webhook endpoints (at most ${this.maxPerMailbox}); delete one first`, { limit: this.maxPerMailbox });
+      }
+      const [inserted] = await tx.insert(webhookEndpoints).values({ id: newId(), mailboxId, accountId: mailbox.accountId, url, events, secret: this.secrets.seal(secret) }).returning();
+      return inserted!;
+    });
+    return { ...row, secret };
   }
 
   async list(mailboxId: string): Promise<WebhookEndpointRow[]> {

@@ -23,6 +23,8 @@ export interface WebhookSettings {
   retryDelaysSeconds: number[];
   timeoutMs: number;
   concurrency: number;
+  /** Every event fans out to each subscribed endpoint of its mailbox: this bounds that fan-out. */
+  maxEndpointsPerMailbox: number;
   allowPrivateTargets: boolean;
   sweepSeconds: number;
   eventRetentionDays: number;
@@ -49,7 +51,7 @@ export class WebhookSystem {
     settings: WebhookSettings,
   ) {
     this.secrets = settings.secrets;
-    this.endpoints = new WebhookEndpoints(db, settings.secrets, { allowPrivate: settings.allowPrivateTargets, lookup: settings.lookup });
+    this.endpoints = new WebhookEndpoints(db, settings.secrets, { allowPrivate: settings.allowPrivateTargets, lookup: settings.lookup }, settings.maxEndpointsPerMailbox);
   }
 
   static async start(db: Db, settings: WebhookSettings, log: Logger): Promise<WebhookSystem> {

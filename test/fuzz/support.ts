@@ -151,13 +151,27 @@ export async function realParams(w: World, route: Route): Promise<Record<string,
         out[name] = await create(t, `/v1/accounts/${seed.account.id}/sender-profiles`, { address: `fz-${crypto.randomUUID()}@example.com` }, (b) => b.sender_profile.id);
         break;
       case "endpointId":
-        out[name] = await create(t, `/v1/mailboxes/${seed.agent.id}/webhooks`, { url: "http://127.0.0.1:9/fuzz", events: ["message.sent"] }, (b) => b.webhook.id);
+        out[name] = await freshEndpoint(w);
         break;
       default:
         throw new Error(`fuzz: no value for :${name} of ${route.key}; add one to realParams()`);
     }
   }
   return out;
+}
+
+const newEndpoint = (t: TestService, mailboxId: string) => create(t, `/v1/mailboxes/${mailboxId}/webhooks`, { url: "http://127.0.0.1:9/fuzz", events: ["message.sent"] }, (b) => b.webhook.id);
+
+/**
+ * A new endpoint for each case, since a case may disable or delete it. A mailbox has a bounded
+ * number of endpoints, so the ones earlier cases left go first: they also keep every send of the
+ * agent mailbox from fanning out to all of them.
+ */
+async function freshEndpoint(w: World): Promise<string> {
+  const mailboxId = w.seed.agent.id;
+  const res = await w.t.api("GET", `/v1/mailboxes/${mailboxId}/webhooks`);
+  for (const e of res.body?.items ?? []) await w.t.api("DELETE", `/v1/webhooks/${e.id}`);
+  return newEndpoint(w.t, mailboxId);
 }
 
 async function create(t: TestService, path: string, body: unknown, pick: (b: any) => string): Promise<string> {
