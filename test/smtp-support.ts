@@ -102,20 +102,39 @@ export class RawClient {
     }
   }
 
-  reply(): Promise<string> {
+  /** The next reply, or "<closed>"; with `ms`, "<timeout>" when none comes by then. */
+  reply(ms?: number): Promise<string> {
     const queued = this.replies.shift();
     if (queued !== undefined) return Promise.resolve(queued);
     if (this.closed) return Promise.resolve("<closed>");
-    return new Promise((resolve) => this.waiting.push(resolve));
+    if (ms === undefined) return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => {
+      const done = (r: string) => {
+        clearTimeout(timer);
+        resolve(r);
+      };
+      const timer = setTimeout(() => {
+        this.waiting = this.waiting.filter((w) => w !== done);
+        resolve("<timeout>");
+      }, ms);
+      this.waiting.push(done);
+    });
   }
 
   write(data: string | Buffer) {
     this.socket.write(data);
   }
 
-  cmd(line: string): Promise<string> {
+  cmd(line: string, ms?: number): Promise<string> {
     this.write(line + "\r\n");
-    return this.reply();
+    return this.reply(ms);
+  }
+
+  /** DATA content (a latin1 string), dot-stuffed, then the terminating dot. */
+  data(latin1: string, ms?: number): Promise<string> {
+    const stuffed = latin1.replace(/\r?\n|\r/g, "\r\n").replace(/^\./gm, "..");
+    this.write(Buffer.from(`${stuffed}${stuffed.endsWith("\r\n") ? "" : "\r\n"}.\r\n`, "latin1"));
+    return this.reply(ms);
   }
 
   /** Greeting, EHLO, MAIL FROM, RCPT TO: a session ready for DATA. */

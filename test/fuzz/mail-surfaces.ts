@@ -2,9 +2,12 @@ import fc from "fast-check";
 import { sleep } from "../harness.ts";
 import type { FuzzCase } from "./known.ts";
 import { bytes, mail } from "./mime.ts";
-import { SmtpSession } from "./smtp.ts";
+import { RawClient } from "../smtp-support.ts";
 import { record, runCases, type Tally, type World } from "./support.ts";
 import { anyString } from "./values.ts";
+
+/** A reply later than this is reported as "<timeout>", a finding of its own. */
+const REPLY_MS = 20_000;
 
 /**
  * The mail surfaces: generated mail through both doors, POST /v1/inbound/email and SMTP, then
@@ -63,39 +66,39 @@ export async function fuzzSmtp(w: World, tally: Tally, runs: number, seed: numbe
 async function smtpSession(w: World, tally: Tally, c: FuzzCase, s: { helo: string; from: string; extra: string[]; message: { raw: string } }, accepted: Accepted[]) {
   const fault = (step: string, reply: string) => record(tally, { ...c, route: `SMTP ${step}` }, Number(reply.slice(0, 3)) || 0, `${step}: ${reply.split("\n")[0]}`, reply);
   tally.inputs++;
-  const smtp = await SmtpSession.open(w.t.service.smtpPort);
+  const smtp = await RawClient.connect(w.t.service.smtpPort);
   try {
-    const greeting = await smtp.reply();
+    const greeting = await smtp.reply(REPLY_MS);
     if (!greeting.startsWith("220")) return fault("greeting", greeting);
-    let r = await smtp.cmd(`EHLO ${s.helo}`);
+    let r = await smtp.cmd(`EHLO ${s.helo}`, REPLY_MS);
     // 421 to a command line past the listener's limit ends the session, as it should.
     if (r.startsWith("421")) return;
-    if (!r.startsWith("250")) r = await smtp.cmd("EHLO client.example.org");
+    if (!r.startsWith("250")) r = await smtp.cmd("EHLO client.example.org", REPLY_MS);
     if (!r.startsWith("250")) return fault("EHLO", r);
-    r = await smtp.cmd(`MAIL FROM:${s.from}`);
+    r = await smtp.cmd(`MAIL FROM:${s.from}`, REPLY_MS);
     if (r.startsWith("421")) return;
-    if (!r.startsWith("250")) r = await smtp.cmd("MAIL FROM:<sender@example.org>");
+    if (!r.startsWith("250")) r = await smtp.cmd("MAIL FROM:<sender@example.org>", REPLY_MS);
     if (!r.startsWith("250")) return fault("MAIL", r);
     let rcpts = 0;
     for (const address of [to(w), ...s.extra]) {
-      r = await smtp.cmd(`RCPT TO:<${address}>`);
+      r = await smtp.cmd(`RCPT TO:<${address}>`, REPLY_MS);
       tally.statuses.set(Number(r.slice(0, 3)), (tally.statuses.get(Number(r.slice(0, 3))) ?? 0) + 1);
       if (r.startsWith("250")) rcpts++;
       // 451 is the listener's "something broke on our side"; a closed or silent session is worse.
       else if (r.startsWith("451") || r.startsWith("<")) return fault("RCPT", r);
     }
     if (rcpts === 0) return;
-    r = await smtp.cmd("DATA");
+    r = await smtp.cmd("DATA", REPLY_MS);
     if (!r.startsWith("354")) return fault("DATA", r);
-    r = await smtp.data(s.message.raw);
+    r = await smtp.data(s.message.raw, REPLY_MS);
     tally.statuses.set(Number(r.slice(0, 3)), (tally.statuses.get(Number(r.slice(0, 3))) ?? 0) + 1);
     if (r.startsWith("250")) {
       const ids = /queued as (.+)$/.exec(r)?.[1]?.split(" ") ?? [];
       for (const id of ids) if (accepted.length < FOLLOW) accepted.push({ id, c });
     } else if (!r.startsWith("5")) return fault("end of DATA", r);
-    await smtp.cmd("QUIT");
+    await smtp.cmd("QUIT", REPLY_MS);
   } finally {
-    smtp.close();
+    smtp.socket.destroy();
   }
 }
 
