@@ -18,10 +18,13 @@ export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
 /** A fresh PostgreSQL database on the server of `baseUrl` (default: the local one); drop() removes it. */
 export async function freshDatabase(baseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres") {
-  const name = `mailroom_bench_${Date.now()}_${process.pid}`;
+  const url = new URL(baseUrl);
+  // Named after the database of `baseUrl` when it names one of its own, so parallel runs on a shared server stay apart.
+  const own = decodeURIComponent(url.pathname.slice(1));
+  const prefix = own && own !== "postgres" && /^[a-z_][a-z0-9_]*$/.test(own) ? own : "mailroom";
+  const name = `${prefix}_bench_${Date.now()}_${process.pid}`;
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
-  const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),

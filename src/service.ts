@@ -33,6 +33,7 @@ import { Ingest } from "./mail/ingest.ts";
 import { RecentRaw } from "./mail/recent-raw.ts";
 import { Deliverer } from "./mail/outbound/deliver.ts";
 import { MailParser } from "./mail/parse/index.ts";
+import { Composer } from "./mail/outbound/composer.ts";
 import { InboundProcessor } from "./mail/process.ts";
 import { Recipients } from "./mail/recipients.ts";
 import { smtpBridge } from "./mail/smtp-bridge.ts";
@@ -105,6 +106,9 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     // Tenants' schemas are validated inline when cheap, else in a worker with a budget.
     const validators = new SchemaValidators({ timeoutMs: config.schemaValidationTimeoutMs });
     cleanups.push(() => validators.close());
+    // Outgoing messages are composed in a worker: a large send is hundreds of ms of MIME encoding.
+    const composer = new Composer();
+    cleanups.push(() => composer.close());
     const actors = new ActorSystem({ idleMs: config.actorIdleSeconds * 1000, askTimeoutMs: config.actorAskTimeoutMs, logger: log.child({ component: "actors" }) });
     actors.register(
       mailboxActor({
@@ -117,6 +121,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         rateLimit: { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowSeconds * 1000 },
         mailDomain: config.mailDomain,
         replyTokenTtlMs: config.replyTokenTtlSeconds * 1000,
+        composer,
         validators,
         handOver: { deliveries: (ids) => webhooksSlot?.handOver(ids), jobs: () => runner?.poke() },
       }),

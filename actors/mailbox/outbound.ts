@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray } from "drizzle-orm";
 import { deliveryEvents, drafts, messages, replyTokens, suppressions, threads, type MessageRow } from "../../db/schema/index.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { allRecipients, checkOutgoing, type OutgoingFields } from "../../src/domain/outbound.ts";
@@ -7,7 +7,6 @@ import { enqueueEvent, enqueueJob } from "../../src/jobs/outbox.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
 import { putBlob } from "../../src/mail/blobs.ts";
 import { snippetOf } from "../../src/mail/extract.ts";
-import { compose } from "../../src/mail/outbound/compose.ts";
 import { readHead } from "../../src/mail/parse/head.ts";
 import { hashReplyToken, newReplyToken, replyAlias } from "../../src/mail/reply-tokens.ts";
 import { normalizeSubject, participantsKey } from "../../src/mail/threading.ts";
@@ -17,6 +16,10 @@ import { SlidingWindow } from "./rate-window.ts";
 import type { CommandOf, MailboxState, WriteContext } from "./types.ts";
 
 const HOUR_MS = 3_600_000;
+
+// The stored row comes back without the bodies the send already holds: megabytes of text
+// decoded again on the event loop for nothing.
+const { textBody: _text, htmlBody: _html, ...ROW_WITHOUT_BODIES } = getTableColumns(messages);
 
 export interface Dispatched {
   message: MessageRow;
@@ -125,7 +128,7 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
   const token = newReplyToken();
   const alias = replyAlias(mailbox.emailAddress, token);
   const messageIdHeader = `<${id}@${deps.mailDomain}>`;
-  const raw = await compose({
+  const { raw } = await deps.composer.compose({
     from: mailbox.emailAddress,
     to: fields.to,
     cc: fields.cc,
@@ -185,7 +188,7 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
         replyTokenId: tokenId,
         createdAt: now,
       })
-      .returning();
+      .returning(ROW_WITHOUT_BODIES);
     await tx.insert(replyTokens).values({
       id: tokenId,
       tokenHash: hashReplyToken(token),
@@ -197,7 +200,7 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
     await tx.insert(deliveryEvents).values({ id: newId(), messageId: id, status: "queued", detail: `to ${recipients.length} recipient(s)` });
     const jobId = await enqueueJob(tx, "mail.deliver", mailbox.id, { message_id: id });
     if (threading.draftId) await tx.delete(drafts).where(eq(drafts.id, threading.draftId));
-    return { message: message!, jobId };
+    return { message: { ...message!, textBody: fields.textBody, htmlBody: fields.htmlBody } as MessageRow, jobId };
   });
   return { ...result, replyTo: alias };
 }

@@ -7,6 +7,7 @@ import type { KeyStore } from "../../src/auth/key-store.ts";
 import type { SecretBox } from "../../src/crypto/secret-box.ts";
 import type { OutgoingFields } from "../../src/domain/outbound.ts";
 import type { ArrivalHead } from "../../src/mail/arrival-head.ts";
+import type { Composer } from "../../src/mail/outbound/composer.ts";
 import type { Envelope, ProcessedMail } from "../../src/mail/types.ts";
 import type { SlidingWindow } from "./rate-window.ts";
 
@@ -127,6 +128,8 @@ export interface MailboxActorDeps {
   /** Domain of Message-IDs this service writes. */
   mailDomain: string;
   replyTokenTtlMs: number;
+  /** Builds outgoing messages in a worker (src/mail/outbound/composer.ts). */
+  composer: Composer;
   /** Compiled action schemas, shared by every mailbox of the node. */
   validators: SchemaValidators;
   /** After a commit: hands new deliveries to the transport and wakes the job runner. */

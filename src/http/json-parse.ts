@@ -58,7 +58,9 @@ export function parseJsonObject(bytes: Uint8Array): object | null | BodyRefusal 
 const boundsError = (message: string, limits: Record<string, number>) =>
   new AppError("validation_error", message, { fields: [{ path: "body", message }], ...limits });
 /** A parse outcome as plain data, to cross from the JSON worker to the event loop. */
-export type ParseWire = { kind: "value"; value: object | null } | { kind: "refusal"; code: ErrorCode; message: string; details: ErrorDetails };
+export type ParseWire =
+  | { kind: "value"; value: object | null; /** The route's schema check passed in the worker. */ checked?: boolean }
+  | { kind: "refusal"; code: ErrorCode; message: string; details: ErrorDetails };
 
 export const toWire = (parsed: object | null | BodyRefusal): ParseWire =>
   parsed instanceof BodyRefusal ? { kind: "refusal", code: parsed.error.code, message: parsed.error.message, details: parsed.error.details } : { kind: "value", value: parsed };

@@ -1,5 +1,25 @@
+import { AppError } from "../errors.ts";
 import { serveWorker } from "../workers/serve.ts";
-import { parseJsonObject, toWire, type ParseWire } from "./json-parse.ts";
+import type { JsonRequest } from "./json-intake.ts";
+import { BodyRefusal, parseJsonObject, toWire, type ParseWire } from "./json-parse.ts";
+import { schemaFromWire } from "./schema-wire.ts";
+import { bodyCheck } from "./validation.ts";
 
-// A large JSON body is decoded, bounded and parsed here; only the finished object crosses back.
-serveWorker<Uint8Array, ParseWire>((bytes) => toWire(parseJsonObject(bytes)));
+/** Compiled body checks, by the schema's wire text: each route's schema is compiled once per thread. */
+const checks = new Map<string, (body: unknown) => void>();
+
+// A large JSON body is decoded, bounded, parsed and checked against its route's schema here;
+// a refused body never crosses back, only its refusal, and an accepted one crosses once.
+serveWorker<JsonRequest, ParseWire>(({ bytes, schema }) => {
+  const parsed = parseJsonObject(bytes);
+  if (schema === undefined || parsed === null || parsed instanceof BodyRefusal) return toWire(parsed);
+  let check = checks.get(schema);
+  if (!check) checks.set(schema, (check = bodyCheck(schemaFromWire(schema) as never)));
+  try {
+    check(parsed);
+  } catch (err) {
+    if (err instanceof AppError) return toWire(new BodyRefusal(err));
+    throw err;
+  }
+  return { kind: "value", value: parsed, checked: true };
+});

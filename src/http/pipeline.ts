@@ -76,13 +76,14 @@ export function requestPipeline(deps: PipelineDeps) {
     // parsers never see one. Only a body over its size limit is refused before auth.
     .onParse({ as: "global" }, async ({ request, route }) => {
       const media = mediaType(request.headers.get("content-type"));
-      const raw = deps.bodyOf(`${request.method} ${route}`)?.raw;
+      const routeBody = deps.bodyOf(`${request.method} ${route}`);
+      const raw = routeBody?.raw;
       if (raw) {
         if (raw.includes(media)) return readBounded(request, deps.maxMessageBytes, "messages");
         if (!request.body) return undefined;
         return new BodyRefusal(new AppError("unsupported_media_type", `this route takes ${raw.join(" or ")}`, { accepted: raw }));
       }
-      return readJsonBody(request, media, deps.maxJsonBytes, deps.json);
+      return readJsonBody(request, media, deps.maxJsonBytes, deps.json, routeBody?.wireSchema);
     })
     // The request id header is set here and in onError, which together see every request;
     // an onRequest hook for it would cost every request one more step.
@@ -119,7 +120,8 @@ export function requestPipeline(deps: PipelineDeps) {
       if ((body as unknown) instanceof BodyRefusal) throw (body as unknown as BodyRefusal).error;
       // The body schema is checked here rather than left to Elysia, whose refusal of a large body
       // costs seconds (src/http/validation.ts); Elysia's own check then only sees valid bodies.
-      deps.bodyOf(`${request.method} ${route}`)?.check?.(body);
+      // A large body was checked already in the JSON worker that parsed it.
+      if (!deps.json.checked(body)) deps.bodyOf(`${request.method} ${route}`)?.check?.(body);
 
       let idempotency: { key: string; fingerprint: string } | null = null;
       if (MUTATING.has(request.method)) {
@@ -143,7 +145,9 @@ export function requestPipeline(deps: PipelineDeps) {
         // the request was refused before it changed anything, and a command dropped unrun (503) did
         // nothing either: release the key so the retry runs. Any other outcome of a started handler,
         // error included, is what a retry replays.
-        const refused = (error instanceof AppError && error.code === "validation_error") || notRun(error) !== undefined;
+        // So is a command that says it applied nothing (`details.applied: false`, e.g. a send whose message could not be composed).
+        const refused =
+          (error instanceof AppError && (error.code === "validation_error" || error.details?.applied === false)) || notRun(error) !== undefined;
         const settle = refused ? deps.idempotency.release(s.claim) : deps.idempotency.complete(s.claim, rendered.status, JSON.stringify(rendered.body));
         await settle.catch((err) => deps.log.error({ err, requestId: s.id }, "could not record idempotent response"));
       }

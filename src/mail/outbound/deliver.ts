@@ -43,7 +43,19 @@ export class Deliverer {
 
   readonly handle = async (job: OutboxRow): Promise<void> => {
     const messageId = messageIdOf(job);
-    const [message] = await this.db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
+    // Only what delivery reads: the bodies of a large send are megabytes the relay gets from the raw.
+    const [message] = await this.db
+      .select({
+        status: messages.status,
+        mailboxId: messages.mailboxId,
+        rawSha256: messages.rawSha256,
+        envelope: messages.envelope,
+        fromAddress: messages.fromAddress,
+        messageIdHeader: messages.messageIdHeader,
+      })
+      .from(messages)
+      .where(eq(messages.id, messageId))
+      .limit(1);
     if (!message || message.status === "sent" || message.status === "failed") return;
     const raw = await getBlob(this.db, message.rawSha256);
     if (!raw) throw new JobFailed(`the raw message (sha256 ${message.rawSha256}) is missing`);
