@@ -1,11 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { openPglite } from "./pglite-template.ts";
 import * as schema from "./schema/index.ts";
 
 export { schema };
@@ -56,7 +56,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     dir = join(opts.dataDir, "pglite");
     mkdirSync(dir, { recursive: true });
   }
-  const client = await PGlite.create(dir ? { dataDir: dir } : {});
+  // A fresh cluster is copied from a template rather than made by initdb (db/pglite-template.ts).
+  const client = await openPglite(dir);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
