@@ -57,17 +57,78 @@ export const openResponse = (scope: string, key: string, sealed: string): string
 
 export type ClaimResult = { kind: "claimed"; claim: Claim } | { kind: "replay"; status: number; body: string };
 
+/** A claim is renewed for at most this long: a request still running after an hour is taken for lost. */
+const MAX_HOLD_MS = 60 * 60_000;
+
 /**
  * The claim lives in the database, so two requests with one key never both run, on one
  * node or several. A claim is a lease: a node that dies mid-request frees the key after
- * `leaseSeconds` instead of blocking it for the whole retention time.
+ * `leaseSeconds` instead of blocking it for the whole retention time. While its request runs,
+ * the node holding a claim renews the lease (a third of the way into each), so a command that
+ * runs longer than the lease keeps its key and a retry is refused as in use, never run twice.
  */
 export class IdempotencyStore {
+  /** Renewal timers of the claims this node holds, and the renewal in flight, if any. */
+  readonly #held = new Map<Claim, { timer: ReturnType<typeof setInterval>; inFlight: Promise<void> | null; until: number }>();
+
   constructor(
     private readonly db: Db,
     private readonly ttlSeconds: number,
     private readonly leaseSeconds: number,
   ) {}
+
+  /** Starts renewing `claim` until complete() or release() (or MAX_HOLD_MS). */
+  #hold(claim: Claim): ClaimResult {
+    const held = { timer: setInterval(() => this.#renew(claim), Math.max(100, (this.leaseSeconds * 1000) / 3)), inFlight: null as Promise<void> | null, until: Date.now() + MAX_HOLD_MS };
+    // A renewal timer must not keep a stopping process alive: a lease left behind ends by itself.
+    held.timer.unref?.();
+    this.#held.set(claim, held);
+    return { kind: "claimed", claim };
+  }
+
+  /**
+   * Moves the lease forward: claimed_at is both the lease's start and the owner's token, so the
+   * update is a compare-and-set on it, and the claim carries the new value. A claim taken over
+   * meanwhile (its lease ran out after all) is no longer ours: renewal stops.
+   */
+  #renew(claim: Claim): void {
+    const held = this.#held.get(claim);
+    if (!held || held.inFlight) return;
+    if (Date.now() > held.until) {
+      void this.#unhold(claim);
+      return;
+    }
+    const next = new Date(Math.max(Date.now(), claim.claimedAt.getTime() + 1));
+    held.inFlight = this.db
+      .update(idempotencyKeys)
+      .set({ claimedAt: next })
+      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.keyDigest, claim.keyDigest), eq(idempotencyKeys.claimedAt, claim.claimedAt), eq(idempotencyKeys.state, "running")))
+      .returning({ claimedAt: idempotencyKeys.claimedAt })
+      .then(
+        (rows) => {
+          if (rows[0]) claim.claimedAt = rows[0].claimedAt;
+          else void this.#unhold(claim);
+        },
+        () => {}, // the database is briefly unreachable: the next tick tries again, within the lease
+      )
+      .finally(() => {
+        held.inFlight = null;
+      });
+  }
+
+  /** Stops renewing, after the renewal in flight (complete and release compare on the claimed_at it sets). */
+  async #unhold(claim: Claim): Promise<void> {
+    const held = this.#held.get(claim);
+    if (!held) return;
+    clearInterval(held.timer);
+    this.#held.delete(claim);
+    await held.inFlight;
+  }
+
+  /** Claims this node holds and renews (tests, metrics). */
+  get held(): number {
+    return this.#held.size;
+  }
 
   async claim(scope: string, key: string, fp: string): Promise<ClaimResult> {
     const digest = keyDigest(scope, key);
@@ -78,7 +139,7 @@ export class IdempotencyStore {
       .values({ scope, keyDigest: digest, fingerprint: fp, state: "running", claimedAt: now, createdAt: now, expiresAt })
       .onConflictDoNothing()
       .returning({ claimedAt: idempotencyKeys.claimedAt });
-    if (inserted[0]) return { kind: "claimed", claim: { scope, key, keyDigest: digest, fingerprint: fp, claimedAt: inserted[0].claimedAt } };
+    if (inserted[0]) return this.#hold({ scope, key, keyDigest: digest, fingerprint: fp, claimedAt: inserted[0].claimedAt });
 
     const [row] = await this.db
       .select()
@@ -96,7 +157,7 @@ export class IdempotencyStore {
         .set({ fingerprint: fp, state: "running", statusCode: null, responseBody: null, claimedAt: now, createdAt: now, expiresAt })
         .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.keyDigest, digest), eq(idempotencyKeys.claimedAt, row.claimedAt)))
         .returning({ claimedAt: idempotencyKeys.claimedAt });
-      if (taken[0]) return { kind: "claimed", claim: { scope, key, keyDigest: digest, fingerprint: fp, claimedAt: taken[0].claimedAt } };
+      if (taken[0]) return this.#hold({ scope, key, keyDigest: digest, fingerprint: fp, claimedAt: taken[0].claimedAt });
       return this.claim(scope, key, fp);
     }
     if (row.fingerprint !== fp) {
@@ -109,6 +170,7 @@ export class IdempotencyStore {
   }
 
   async complete(claim: Claim, status: number, body: string): Promise<void> {
+    await this.#unhold(claim);
     await this.db
       .update(idempotencyKeys)
       .set({ state: "done", statusCode: status, responseBody: sealResponse(claim.scope, claim.key, body) })
@@ -117,6 +179,7 @@ export class IdempotencyStore {
 
   /** Gives the key back (the request was refused before it changed anything); only while we still own it. */
   async release(claim: Claim): Promise<void> {
+    await this.#unhold(claim);
     await this.db
       .delete(idempotencyKeys)
       .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.keyDigest, claim.keyDigest), eq(idempotencyKeys.claimedAt, claim.claimedAt), eq(idempotencyKeys.state, "running")));
