@@ -87,7 +87,7 @@ export class InboundProcessor {
     };
     const env = { mailFrom: message.fromAddress, rcptTo: [message.toAddress], remoteAddress: null, heloName: null };
     const disposition = await dispositionFor(this.db, message.mailboxId, message.fromAddress);
-    const assessment = this.assessor.assessContent({ mail, headers: mail.headers, envelope: env, disposition });
+    const assessment = await this.assessor.assessContent({ mail, headers: mail.headers, envelope: env, disposition });
     const tokenThreadId = typeof job.payload.token_thread_id === "string" ? job.payload.token_thread_id : message.threadId;
     await this.mailboxes.applyProcessed(message.mailboxId, {
       messageId: message.id,

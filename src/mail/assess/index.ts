@@ -11,6 +11,7 @@ import type { Assessment, AuthResults, Envelope, HeaderField, ParsedMail } from 
 import { WorkerPool } from "../../workers/pool.ts";
 import { checkAuth, type Resolver } from "./auth.ts";
 import type { AuthRequest } from "./auth-worker.ts";
+import type { ContentReply, ContentRequest } from "./content-worker.ts";
 import { assessMessageContent, type ContentVerdict } from "./content.ts";
 import type { FinalContext } from "./model.ts";
 import { evaluateFinal, riskOf } from "./rules.ts";
@@ -38,6 +39,13 @@ export interface AssessorOptions {
  */
 const AUTH_CPU_MS = 2000;
 
+/**
+ * Budget of one content verdict in the content pool. The rules scan at most 512 KiB of text
+ * (tens of ms); only an overloaded node or a pathological input runs past it, and such a
+ * message is then assessed as unreadable (parse_failed, medium risk) rather than hold the loop.
+ */
+const CONTENT_BUDGET_MS = 5000;
+
 export interface AssessInput {
   raw: Uint8Array;
   /** null when parsing failed. */
@@ -54,6 +62,9 @@ export class Assessor {
   private readonly resolver: Resolver | undefined;
   private readonly authWorkers: number;
   private authPool: WorkerPool<AuthRequest, AuthResults> | null = null;
+  private contentPool: WorkerPool<ContentRequest, ContentReply> | null = null;
+  /** Content verdicts made in the content pool's threads (tests; each is one the event loop did not make). */
+  contentVerdictsOffThread = 0;
 
   /** The mail domain the content verdict is made for (AssessorOptions.mailDomain). */
   get domain(): string {
@@ -69,7 +80,24 @@ export class Assessor {
 
   /** Terminates the auth threads; an assessment still waiting on one gets temperror. */
   async close(): Promise<void> {
-    await this.authPool?.close();
+    await Promise.all([this.authPool?.close(), this.contentPool?.close()]);
+  }
+
+  /**
+   * The content verdict of a message without MIME (the protocol's), in the content pool: its
+   * text and parameters are up to 512 KiB of rule scans. Overrunning the budget makes it
+   * unreadable (null); a pool that cannot run it (closing, a worker that died) leaves it to this
+   * thread, bounded by the same scan cap, so no message goes without its verdict.
+   */
+  async contentOffThread(input: Omit<AssessInput, "raw">): Promise<ContentVerdict | null> {
+    this.contentPool ??= new WorkerPool({ url: new URL("./content-worker.ts", import.meta.url), workers: 1, timeoutMs: CONTENT_BUDGET_MS });
+    const outcome = await this.contentPool.run({ input: { mail: input.mail, headers: input.headers, envelope: input.envelope }, mailDomain: this.mailDomain });
+    if (outcome.ok) {
+      if (outcome.value.threadId !== 0) this.contentVerdictsOffThread++;
+      return outcome.value.verdict;
+    }
+    if (outcome.kind === "timeout") return null;
+    return assessMessageContent(input, this.mailDomain);
   }
 
   /** mailauth's work, in the auth pool unless a resolver (which cannot cross threads) was given. */
@@ -105,9 +133,9 @@ export class Assessor {
    * Its sender is proven by an API key, which is what SPF, DKIM and DMARC prove for mail, so
    * the rules see authenticated mail; the stored results say no email authentication applied.
    */
-  assessContent(input: Omit<AssessInput, "raw">): Assessment {
+  async assessContent(input: Omit<AssessInput, "raw">): Promise<Assessment> {
     const stored: AuthResults = { spf: "none", dkim: "none", dmarc: "none" };
-    const content = assessMessageContent(input, this.mailDomain);
+    const content = await this.contentOffThread(input);
     if (!content) return unreadable(input.disposition, stored);
     const asMail: AuthResults = { spf: "pass", dkim: "pass", dmarc: "pass" };
     return combine(content, { auth: asMail, disposition: input.disposition ?? "neutral", envelope: input.envelope }, stored, false);
