@@ -3,6 +3,7 @@
 import { toOpenAPISchema } from "@elysiajs/openapi/openapi";
 import type { TSchema } from "elysia";
 import { routeBodies } from "./body.ts";
+import { BODY_EXAMPLES } from "./openapi-examples.ts";
 import { ERROR_MEANING, routeErrors } from "./route-errors.ts";
 import { authRuleFor } from "./route-auth.ts";
 
@@ -17,7 +18,7 @@ type Operation = {
   operationId?: string;
   tags?: string[];
   parameters?: Parameter[];
-  requestBody?: { required?: boolean; content: Record<string, { schema?: unknown }> };
+  requestBody?: { required?: boolean; content: Record<string, { schema?: unknown; example?: unknown }> };
   responses?: Record<string, unknown>;
   security?: unknown[];
   [k: string]: unknown;
@@ -119,6 +120,9 @@ export function buildOpenApiDocument(routes: readonly RouteLike[], app: unknown,
     if (body?.schema) {
       op.requestBody = { required: !(OPTIONAL in body.schema), content: { "application/json": { schema: jsonSchemaOf(body.schema) } } };
     }
+    const example = BODY_EXAMPLES[`${route.method} ${route.path}`];
+    const media = op.requestBody && Object.values(op.requestBody.content)[0];
+    if (media && example !== undefined) (media as { example?: unknown }).example = example;
     if (op.operationId) op.operationId = identifier(op.operationId);
     for (const tag of op.tags ?? []) usedTags.add(tag);
     decorate(op, route, errorResponses);

@@ -59,7 +59,8 @@ export const ROUTE_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   "POST /v1/mailboxes/:mailboxId/send": SENDS,
   "POST /v1/messages/:messageId/reply": [...SENDS, "reply_not_supported"],
   "POST /v1/drafts/:draftId/send": [...SENDS, "approval_required"],
-  "POST /v1/inbound/email": ["mailbox_disabled", "invalid_reply_token", "expired_reply_token"],
+  // not_found: a recipient that is no address of this service, or the message names none.
+  "POST /v1/inbound/email": ["not_found", "mailbox_disabled", "invalid_reply_token", "expired_reply_token"],
   "POST /.agent/inbox": ["mailbox_disabled", "unknown_action", "schema_validation_failed"],
   "POST /.agent/inbox/:messageId/respond": ["schema_validation_failed"],
 };
@@ -108,6 +109,3 @@ export const ERROR_MEANING: Readonly<Partial<Record<ErrorCode, string>>> = {
   internal_error: "unexpected server fault, logged with `details.request_id`",
   service_unavailable: "nothing was applied (a busy mailbox, a stopping node, an overloaded worker); retry after Retry-After",
 };
-
-/** Statuses whose responses carry Retry-After. */
-export const RETRY_AFTER_STATUSES: ReadonlySet<string> = new Set(["409", "429", "503"]);
