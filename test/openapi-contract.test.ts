@@ -258,6 +258,31 @@ describe("the service answers as documented", () => {
     expectDocumented("POST", "/v1/inbound/email", inbound);
     expectDocumented("POST", "/v1/inbound/email", await t.api("POST", "/v1/inbound/email", { body: { not: "a message" } }));
   });
+
+  test("every operation, called with real and unknown ids, answers a documented status, code and body", async () => {
+    const seeded = await seedAccount(t);
+    const ids: Record<string, string> = { accountId: seeded.account.id, mailboxId: seeded.agent.id, keyId: seeded.agentKey.id, actionName: "send_message" };
+    const protocolHost: string = seeded.agent.protocol_host;
+    const ops = operations().sort(([a], [b]) => Number(a.startsWith("GET")) - Number(b.startsWith("GET")) || a.localeCompare(b)).reverse();
+    const answered = new Set<string>();
+    for (const [route, op] of ops) {
+      const [method, path] = route.split(" ") as [string, string];
+      const url = path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => ids[name] ?? crypto.randomUUID());
+      const headers: Record<string, string> = path.startsWith("/.") ? { host: protocolHost } : {};
+      const token = path.startsWith("/.agent/") ? seeded.primaryKey.token : undefined;
+      const res = await t.api(method, url, { headers, ...(token ? { token } : {}), ...(method === "GET" ? {} : { body: {} }) });
+      expectDocumented(method, path, res);
+      answered.add(`${res.status}`);
+      // A mailbox key on an admin route: documented as 403 forbidden.
+      if ((op.security ?? []).length === 1) {
+        const refused = await t.api(method, url, { token: seeded.agentKey.token, ...(method === "GET" ? {} : { body: {} }) });
+        expectDocumented(method, path, refused);
+        answered.add(`${refused.status}`);
+      }
+    }
+    // Real ids gave successes as well as refusals, so both kinds of body were checked.
+    expect([...answered]).toEqual(expect.arrayContaining(["200", "400", "403", "404"]));
+  });
 });
 
 describe("a typed client generated from the document", () => {

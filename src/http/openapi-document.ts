@@ -140,7 +140,7 @@ export function buildOpenApiDocument(routes: readonly RouteLike[], app: unknown,
     tags: [...usedTags].sort().map((name) => ({ name, description: TAGS[name] ?? "" })),
     paths,
     components: {
-      schemas: { ...plainIntegers(components.schemas), Error: ERROR_SCHEMA },
+      schemas: { ...(plainIntegers(components.schemas) as Record<string, unknown>), Error: ERROR_SCHEMA },
       responses: Object.fromEntries(Object.entries(errorResponses).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
         adminToken: { type: "http", scheme: "bearer", description: "The operator's ADMIN_TOKEN." },
