@@ -246,6 +246,9 @@ describe("the service answers as documented", () => {
     expectDocumented("POST", "/v1/accounts", await t.api("POST", "/v1/accounts", { rawBody: "{", headers: { "content-type": "application/json" } }));
     expectDocumented("POST", "/v1/accounts", await t.api("POST", "/v1/accounts", { token: null, body: {} }));
     expectDocumented("GET", "/v1/accounts/:accountId", await t.api("GET", `/v1/accounts/${crypto.randomUUID()}`));
+    // Every route refuses NUL in a query value, declared parameter or not.
+    expectDocumented("GET", "/health", await t.api("GET", "/health?x=%00", { token: null }));
+    expectDocumented("GET", "/v1/admin/agent-runtime-bindings", await t.api("GET", "/v1/admin/agent-runtime-bindings?x=%00"));
     const seeded = await seedAccount(t);
     expectDocumented("GET", "/v1/mailboxes/:mailboxId/drafts", await t.api("GET", `/v1/mailboxes/${seeded.primary.id}/drafts?page=2&limit=5`));
     expectDocumented("GET", "/v1/mailboxes/:mailboxId/policy", await t.api("GET", `/v1/mailboxes/${seeded.primary.id}/policy`, { token: seeded.agentKey.token }));

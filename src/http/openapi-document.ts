@@ -157,14 +157,13 @@ function decorate(op: Operation, route: RouteLike, errorResponses: Record<string
   else if (rule.level === "mailbox" || rule.level === "key") op.security = [{ adminToken: [] }, { mailboxKey: [] }];
   else op.security = [];
   if (method !== "GET") (op.parameters ??= []).push(IDEMPOTENCY_KEY);
-  const takesInput = (op.parameters?.length ?? 0) > 0 || op.requestBody !== undefined;
   const responses = (op.responses ??= {});
   for (const [status, response] of Object.entries(responses)) {
     const r = response as { description?: string };
     if (r.description === `Response for status ${status}`) r.description = SUCCESS_TEXT[status] ?? r.description;
   }
   // One shared response per status and set of codes, named for them.
-  for (const [status, codes] of routeErrors({ method, path: route.path, takesInput })) {
+  for (const [status, codes] of routeErrors({ method, path: route.path })) {
     const name = `Error${status}.${codes.join(".")}`;
     errorResponses[name] ??= errorResponse(status, codes);
     responses[status] = { $ref: `#/components/responses/${name}` };
@@ -185,7 +184,7 @@ function errorResponse(status: string, codes: string[]) {
         schema: {
           allOf: [
             { $ref: "#/components/schemas/Error" },
-            { type: "object", properties: { error: { type: "object", properties: { code: { type: "string", enum: codes } } } } },
+            { type: "object", required: ["error"], properties: { error: { type: "object", required: ["code"], properties: { code: { type: "string", enum: codes } } } } },
           ],
         },
       },
