@@ -23,7 +23,7 @@ import { routeBodies } from "../src/http/body.ts";
 import { BODY_EXAMPLES } from "../src/http/openapi-examples.ts";
 import { RESPONSE_MODELS } from "../src/http/openapi-models.ts";
 import { jsonSchemaOf, openapiPath, TAGS } from "../src/http/openapi-document.ts";
-import { ROUTE_ERRORS } from "../src/http/route-errors.ts";
+import { ERROR_MEANING, ROUTE_ERRORS } from "../src/http/route-errors.ts";
 import { ROUTE_AUTH } from "../src/http/route-auth.ts";
 import { seedAccount, startTestService, uniqueSlug, type ApiResponse, type TestService } from "./harness.ts";
 
@@ -217,8 +217,9 @@ describe("error responses", () => {
     for (const status of ["410", "413", "415"]) expect(operations().some(([, op]) => op.responses[status])).toBe(true);
   });
 
-  test("the per-route error table names only routes that exist", () => {
+  test("the per-route error table names only routes that exist, and every code says what it means", () => {
     for (const key of Object.keys(ROUTE_ERRORS)) expect({ key, known: key in ROUTE_AUTH }).toEqual({ key, known: true });
+    for (const code of Object.keys(ERROR_STATUS)) expect({ code, meaning: !!ERROR_MEANING[code as ErrorCode] }).toEqual({ code, meaning: true });
   });
 
   test("Retry-After is declared where the codes carry it", () => {
