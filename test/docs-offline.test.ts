@@ -41,7 +41,8 @@ describe.skipIf(!existsSync(CHROMIUM))("GET /docs in a browser without a network
     // One block per operation of the document.
     const doc = (await t.api("GET", "/openapi.json", { token: null })).body;
     const operations = Object.values<any>(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
-    await page.waitForFunction((n) => document.querySelectorAll(".opblock").length >= n, operations, { timeout: 60_000 });
+    // Runs in the page, where `document` is the DOM's (this project's types have no DOM).
+    await page.waitForFunction((n) => (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document.querySelectorAll(".opblock").length >= n, operations, { timeout: 60_000 });
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
