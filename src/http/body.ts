@@ -70,6 +70,8 @@ export interface RouteBody {
   /** Media types other than JSON taken as raw bytes, from what the route declares for OpenAPI
    * (`detail.requestBody.content`), so the document and the parser agree. */
   raw?: readonly string[];
+  /** The route's body schema: what `check` validates, and what the OpenAPI document publishes. */
+  schema?: TSchema;
   /** The body schema's check (src/http/validation.ts). */
   check?: (body: unknown) => void;
   /** The body schema in wire form (schema-wire.ts), for the JSON worker to check large bodies where it parses them. */
@@ -87,7 +89,7 @@ export function routeBodies(routes: readonly RouteLike[]): Map<string, RouteBody
     const wireSchema = schema && typeof schema === "object" ? schemaToWire(schema) : undefined;
     const entry: RouteBody = {
       ...(raw.length > 0 ? { raw } : {}),
-      ...(schema && typeof schema === "object" ? { check: bodyCheck(schema as TSchema) } : {}),
+      ...(schema && typeof schema === "object" ? { schema: schema as TSchema, check: bodyCheck(schema as TSchema) } : {}),
       ...(wireSchema !== undefined ? { wireSchema } : {}),
     };
     if (entry.raw || entry.check) out.set(`${r.method} ${r.path}`, entry);
