@@ -44,7 +44,7 @@ export function openapiRoutes(getApp: () => Elysia<any, any, any, any, any, any,
   let cached: { routes: number; doc: unknown } | undefined;
   const build = () => {
     const app = getApp();
-    const { paths, components } = toOpenAPISchema(app as never, { paths: ["/openapi.json", "/docs"], staticFile: false }, undefined, undefined, "3.1.0") as {
+    const { paths, components } = toOpenAPISchema(app as never, { paths: ["/openapi.json", "/docs", "/console", "/console/app.js", "/console/app.css"], staticFile: false }, undefined, undefined, "3.1.0") as {
       paths: Record<string, Record<string, Operation>>;
       components: { schemas: Record<string, unknown> };
     };
