@@ -153,16 +153,25 @@ export interface Policy {
 export interface Autopilot {
   mode: "observe" | "enforce";
   rules: unknown[];
-  [k: string]: unknown;
+  updated_at: string | null;
 }
 export interface AutopilotDecision {
-  message_id?: string;
-  rule_id: string;
-  action: unknown;
-  outcome: string;
-  detail?: string | null;
-  created_at?: string;
-  [k: string]: unknown;
+  id: string;
+  message_id: string;
+  mode: "observe" | "enforce";
+  matched_rules: string[];
+  actions: { rule_id?: string; action?: unknown; outcome?: string; detail?: string }[];
+  blocked: boolean;
+  created_at: string;
+}
+export interface RuntimeEvent {
+  id: string;
+  mailbox_id: string;
+  message_id: string | null;
+  kind: string;
+  detail: string;
+  delivery_id: string | null;
+  created_at: string;
 }
 export interface Suppression {
   id: string;
@@ -171,6 +180,8 @@ export interface Suppression {
   created_at: string;
 }
 export interface Binding {
+  mailboxId?: string;
+  deliveryUrl?: string;
   agentId: string;
   runtimeBaseUrl: string;
   permissionTier: string;
@@ -264,9 +275,9 @@ export class Api {
   updateDraft = (id: string, fields: { to?: string[]; cc?: string[]; subject?: string | null; textBody?: string | null }) => this.call<{ draft: Draft }>("PUT", `/v1/drafts/${enc(id)}`, { body: fields });
   sendDraft = (id: string) => this.call<{ message: Message }>("POST", `/v1/drafts/${enc(id)}/send`);
   deleteDraft = (id: string) => this.call<{ draft: Draft }>("DELETE", `/v1/drafts/${enc(id)}`);
-  autopilot = (mailboxId: string) => this.call<{ autopilot: Autopilot } & Record<string, unknown>>("GET", `/v1/mailboxes/${enc(mailboxId)}/autopilot`);
-  putAutopilot = (mailboxId: string, body: { mode?: string; rules?: unknown[] }) => this.call<Record<string, unknown>>("PUT", `/v1/mailboxes/${enc(mailboxId)}/autopilot`, { body });
-  decisions = (mailboxId: string, limit = 50) => this.call<{ items: AutopilotDecision[] } & Record<string, unknown>>("GET", `/v1/mailboxes/${enc(mailboxId)}/autopilot/decisions`, { query: { limit } });
+  autopilot = (mailboxId: string) => this.call<{ autopilot: Autopilot }>("GET", `/v1/mailboxes/${enc(mailboxId)}/autopilot`).then((r) => r.autopilot);
+  putAutopilot = (mailboxId: string, body: { mode?: string; rules?: unknown[] }) => this.call<{ autopilot: Autopilot }>("PUT", `/v1/mailboxes/${enc(mailboxId)}/autopilot`, { body }).then((r) => r.autopilot);
+  decisions = (mailboxId: string, limit = 50) => this.call<{ items: AutopilotDecision[] }>("GET", `/v1/mailboxes/${enc(mailboxId)}/autopilot/decisions`, { query: { limit } }).then((r) => r.items);
 
   // Settings
   policy = (mailboxId: string) => this.call<{ policy: Policy }>("GET", `/v1/mailboxes/${enc(mailboxId)}/policy`).then((r) => r.policy);
@@ -274,10 +285,11 @@ export class Api {
   suppressions = (accountId: string) => this.call<Paged<Suppression>>("GET", `/v1/accounts/${enc(accountId)}/suppressions`, { query: { limit: 100 } });
   addSuppression = (accountId: string, address: string, reason?: string) => this.call<{ suppression: Suppression }>("POST", `/v1/accounts/${enc(accountId)}/suppressions`, { body: reason ? { address, reason } : { address } });
   removeSuppression = (accountId: string, address: string) => this.call<unknown>("DELETE", `/v1/accounts/${enc(accountId)}/suppressions`, { query: { address } });
-  binding = (mailboxId: string) => this.call<Record<string, unknown>>("GET", `/v1/mailboxes/${enc(mailboxId)}/agent-runtime-binding`);
-  putBinding = (mailboxId: string, b: Partial<Binding>) => this.call<Record<string, unknown>>("POST", `/v1/mailboxes/${enc(mailboxId)}/agent-runtime-binding`, { body: b });
-  deleteBinding = (mailboxId: string) => this.call<unknown>("DELETE", `/v1/mailboxes/${enc(mailboxId)}/agent-runtime-binding`);
-  runtimeEvents = (mailboxId: string) => this.call<Record<string, unknown>>("GET", "/v1/admin/agent-runtime-events", { query: { mailboxId, limit: 50 } });
+  binding = (mailboxId: string) => this.call<{ binding: Binding }>("GET", `/v1/mailboxes/${enc(mailboxId)}/agent-runtime-binding`).then((r) => r.binding);
+  putBinding = (mailboxId: string, b: Partial<Binding>) =>
+    this.call<{ binding: Binding; runtime_token?: string; signing_secret?: string }>("POST", `/v1/mailboxes/${enc(mailboxId)}/agent-runtime-binding`, { body: b });
+  deleteBinding = (mailboxId: string) => this.call<{ binding: Binding }>("DELETE", `/v1/mailboxes/${enc(mailboxId)}/agent-runtime-binding`);
+  runtimeEvents = (mailboxId: string) => this.call<{ items: RuntimeEvent[] }>("GET", "/v1/admin/agent-runtime-events", { query: { mailboxId, limit: 50 } }).then((r) => r.items);
   apiKeys = (mailboxId: string) => this.call<{ items: ApiKey[] }>("GET", `/v1/mailboxes/${enc(mailboxId)}/api-keys`).then((r) => r.items);
   issueKey = (mailboxId: string, name: string) => this.call<{ api_key: ApiKey; token: string }>("POST", `/v1/mailboxes/${enc(mailboxId)}/api-keys`, { body: { name, scope: "mailbox" } });
   revokeKey = (mailboxId: string, keyId: string) => this.call<{ api_key: ApiKey }>("POST", `/v1/mailboxes/${enc(mailboxId)}/api-keys/${enc(keyId)}/revoke`);
