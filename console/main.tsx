@@ -1,7 +1,7 @@
 import { render } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { AccountsScreen } from "./accounts.tsx";
-import { Api, type Mailbox } from "./api.ts";
+import { Api, ApiError, type Mailbox } from "./api.ts";
 import { ApprovalsScreen } from "./approvals.tsx";
 import { ErrorBox } from "./components.tsx";
 import { InboxScreen } from "./inbox.tsx";
@@ -174,41 +174,55 @@ function Shell({ session, signOut }: { session: Session; signOut: () => void }) 
   );
 }
 
+const WHO_KEY = "mailroom.console.who";
+
+/**
+ * The session of this tab: the token and who it is, kept in sessionStorage (gone with the
+ * tab). A reload renders at once from what was kept and checks the token again meanwhile;
+ * a token no longer valid (revoked) signs the tab out.
+ */
+function restore(): Session | null {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  const who = sessionStorage.getItem(WHO_KEY);
+  if (!token || !who) return null;
+  try {
+    return { api: new Api(token), who: JSON.parse(who) };
+  } catch {
+    return null;
+  }
+}
+
 function App() {
-  const [session, setSession] = useState<Session | null>(null);
-  const [restoring, setRestoring] = useState(() => sessionStorage.getItem(TOKEN_KEY) !== null);
+  const [session, setSession] = useState<Session | null>(restore);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const token = sessionStorage.getItem(TOKEN_KEY);
-    if (!token) return;
-    const api = new Api(token);
-    api.whoami().then(
-      (who) => {
-        setSession({ api, who });
-        setRestoring(false);
-      },
-      (e) => {
-        sessionStorage.removeItem(TOKEN_KEY);
-        setError(errorText(e));
-        setRestoring(false);
-      },
-    );
-  }, []);
   const signOut = useMemo(
     () => () => {
       sessionStorage.removeItem(TOKEN_KEY);
+      sessionStorage.removeItem(WHO_KEY);
       setSession(null);
       location.hash = "";
     },
     [],
   );
-  if (restoring) return <p class="muted">Signing in…</p>;
+  useEffect(() => {
+    if (!session) return;
+    session.api.whoami().then(
+      (who) => sessionStorage.setItem(WHO_KEY, JSON.stringify(who)),
+      (e) => {
+        if (e instanceof ApiError && e.status === 401) {
+          setError(errorText(e));
+          signOut();
+        }
+      },
+    );
+  }, [session?.api.token]);
   if (!session)
     return (
       <SignIn
         initialError={error}
         onSignedIn={(s, token) => {
           sessionStorage.setItem(TOKEN_KEY, token);
+          sessionStorage.setItem(WHO_KEY, JSON.stringify(s.who));
           setSession(s);
           go(s.who.kind === "mailbox_key" ? `m/${s.who.mailbox.id}/inbox` : "accounts");
         }}
