@@ -66,7 +66,7 @@ suite("console in a browser", () => {
       pageErrors.push(`dialog: ${d.message()}`);
       void d.dismiss();
     });
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await context?.close();
