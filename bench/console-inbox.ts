@@ -22,6 +22,11 @@ import { chromium } from "playwright-core";
 import postgres from "postgres";
 import { freePort, startService, stop, tempDir } from "./lib.ts";
 
+// Functions given to page.evaluate run in the browser: its globals, loosely typed (this project compiles without the DOM lib).
+declare const window: any;
+declare const document: any;
+declare const MutationObserver: any;
+
 const { values } = parseArgs({ options: { messages: { type: "string", default: "10000" }, runs: { type: "string", default: "7" } } });
 const MESSAGES = Number(values.messages);
 const RUNS = Number(values.runs);
@@ -113,7 +118,7 @@ try {
   // Noted inside the page, when the first row enters the DOM, not when the driver notices it.
   await page.addInitScript(() => {
     const w = window as unknown as { __firstRow?: number };
-    new MutationObserver((_, obs) => {
+    new MutationObserver((_: unknown, obs: { disconnect(): void }) => {
       if (document.querySelector("ol.messages li.row")) {
         w.__firstRow = performance.now();
         obs.disconnect();
@@ -148,10 +153,10 @@ try {
   await page.reload();
   const rendered = await firstRow();
   const requests = await page.evaluate(() =>
-    performance.getEntriesByType("resource").map((e) => ({ name: new URL(e.name).pathname, start: e.startTime, ms: e.duration })),
+    (performance as any).getEntriesByType("resource").map((e: { name: string; startTime: number; duration: number }) => ({ name: new URL(e.name).pathname, start: e.startTime, ms: e.duration })),
   );
   const nav = await page.evaluate(() => {
-    const n = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+    const n = (performance as any).getEntriesByType("navigation")[0] as { responseEnd: number; domContentLoadedEventEnd: number };
     return { html: n.responseEnd, domContentLoaded: n.domContentLoadedEventEnd };
   });
 

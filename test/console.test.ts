@@ -7,6 +7,10 @@ import { seedAccount, sleep, startTestService, waitFor, type TestService } from 
 import { rfc822, smtpSend, waitForMessage } from "./mail-support.ts";
 import { startReceiver } from "./webhook-support.ts";
 
+// Functions given to page.evaluate run in the browser: its globals, loosely typed (this project compiles without the DOM lib).
+declare const window: any;
+declare const document: any;
+
 /**
  * The console in a real browser (Debian's Chromium driven by playwright-core) against the
  * started service. Skipped, saying why, only when /usr/bin/chromium is absent.
