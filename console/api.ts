@@ -1,7 +1,8 @@
 /**
  * A small typed layer over the Mailroom HTTP API. Every call carries the signed-in token, so
- * the service applies authorization, idempotency and rate limits exactly as for any client;
- * every change carries a fresh Idempotency-Key, so a retried click never acts twice.
+ * the service applies authorization, idempotency and rate limits exactly as for any client.
+ * Every change carries its own Idempotency-Key, as the API asks of clients; buttons stay
+ * disabled while their call runs, so one click is one change.
  */
 
 export interface ErrorBody {
