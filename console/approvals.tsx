@@ -121,6 +121,7 @@ export function ApprovalsScreen({ session, mailbox, live }: { session: Session; 
       <p class="muted">What the mailbox's autopilot rules decided for each processed message, newest first.</p>
       <ErrorBox error={decisions.error} />
       {decisions.data && decisions.data.length === 0 ? <p class="muted">No decisions yet.</p> : null}
+      {decisions.data && decisions.data.length > 0 ? (
       <table class="decisions">
         <thead>
           <tr>
@@ -155,6 +156,7 @@ export function ApprovalsScreen({ session, mailbox, live }: { session: Session; 
           ))}
         </tbody>
       </table>
+      ) : null}
     </section>
   );
 }

@@ -242,6 +242,44 @@ suite("console in a browser", () => {
     await page.waitForSelector('table.attempts tr.ok:has-text("replay")');
   }, 60_000);
 
+  test("the admin creates an account and a mailbox, and disables and enables it", async () => {
+    const slug = `ui-${crypto.randomUUID().slice(0, 8)}`;
+    await page.goto(`${t.url}/console#/accounts`);
+    await page.fill("input[name=account-slug]", slug);
+    await page.fill("input[name=display-name]", "Made in the console");
+    await page.click('button:has-text("Create account")');
+    const card = await page.waitForSelector(`li[data-account="${slug}"] .account-mailboxes tr[data-mailbox]`);
+    expect(await card.textContent()).toContain(`${slug}@`);
+    await page.fill(`li[data-account="${slug}"] input[name=mailbox-slug]`, "helper");
+    await page.click(`li[data-account="${slug}"] button:has-text("Create mailbox")`);
+    const row = await page.waitForSelector(`li[data-account="${slug}"] tr:has-text("helper.${slug}@")`);
+    const mailboxId = (await row.getAttribute("data-mailbox"))!;
+    await (await row.$('button:has-text("Disable")'))!.click();
+    await page.waitForSelector(`tr[data-mailbox="${mailboxId}"] button:has-text("Enable")`);
+    expect((await t.api("GET", `/v1/mailboxes/${mailboxId}`)).body.mailbox.status).toBe("disabled");
+    await page.click(`tr[data-mailbox="${mailboxId}"] button:has-text("Enable")`);
+    await page.waitForSelector(`tr[data-mailbox="${mailboxId}"] button:has-text("Disable")`);
+    expect((await t.api("GET", `/v1/mailboxes/${mailboxId}`)).body.mailbox.status).toBe("active");
+  }, 60_000);
+
+  test("the admin issues an API key, sees its token once, and revokes it", async () => {
+    await page.goto(`${t.url}/console#/m/${seed.agent.id}/settings`);
+    await page.fill("input[name=key-name]", "issued in the console");
+    await page.click('button:has-text("Issue key")');
+    const token = await (await page.waitForSelector("[data-secret]")).inputValue();
+    expect(token).toMatch(/^svc_[0-9a-f-]{36}\.[A-Za-z0-9_-]+$/);
+    expect((await t.api("GET", "/v1/whoami", { token })).status).toBe(200);
+    await shot("settings");
+    const keyId = token.slice(4, 40);
+    await page.click(`tr[data-key="${keyId}"] button:has-text("Revoke")`);
+    await page.waitForSelector(`tr[data-key="${keyId}"]:has-text("revoked")`);
+    expect((await t.api("GET", "/v1/whoami", { token })).status).toBe(401);
+    // Shown once: a fresh visit to the screen lists the key, never its token.
+    await page.reload();
+    await page.waitForSelector(`tr[data-key="${keyId}"]`);
+    expect(await page.$("[data-secret]")).toBeNull();
+  }, 60_000);
+
   test("a key of another mailbox sees nothing of this one", async () => {
     await signIn(other.agentKey.token);
     await page.waitForSelector(".mailbox-nav");
