@@ -141,7 +141,7 @@ function Shell({ session, signOut }: { session: Session; signOut: () => void }) 
   else if (mailboxError) body = <ErrorBox error={mailboxError} />;
   else if (!mailbox || mailbox.id !== route.mailbox) body = <p class="muted">Loading…</p>;
   else if (route.screen === "inbox") body = <InboxScreen session={session} mailbox={mailbox} live={live} />;
-  else if (route.screen === "message") body = <MessageScreen key={route.id} session={session} mailbox={mailbox} id={route.id} />;
+  else if (route.screen === "message") body = <MessageScreen key={route.id} session={session} mailbox={mailbox} id={route.id} live={live} />;
   else if (route.screen === "approvals") body = <ApprovalsScreen session={session} mailbox={mailbox} live={live} />;
   else if (route.screen === "webhooks") body = <WebhooksScreen api={session.api} mailbox={mailbox} />;
   else if (route.screen === "settings") body = <SettingsScreen session={session} mailbox={mailbox} />;

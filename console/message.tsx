@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Label, Mailbox, Message } from "./api.ts";
 import { AuthVerdicts, ErrorBox, Risk, Signals, Status, Triage } from "./components.tsx";
 import { isUnread } from "./inbox.tsx";
-import { go, type Session } from "./session.ts";
+import { go, type Live, type Session } from "./session.ts";
 import { bytes, download, fullTime, typing, useAction, useLoad, when } from "./util.ts";
 
 /**
@@ -92,7 +92,7 @@ function Labels({ session, message, labels, onChange }: { session: Session; mess
   );
 }
 
-export function MessageScreen({ session, mailbox, id }: { session: Session; mailbox: Mailbox; id: string }) {
+export function MessageScreen({ session, mailbox, id, live }: { session: Session; mailbox: Mailbox; id: string; live: Live }) {
   const api = session.api;
   const msg = useLoad(() => api.message(id), [id]);
   const labels = useLoad(() => api.labels(mailbox.id), [mailbox.id]);
@@ -100,6 +100,10 @@ export function MessageScreen({ session, mailbox, id }: { session: Session; mail
   const delivery = useLoad(() => (m && m.direction === "outbound" ? api.delivery(m.id) : Promise.resolve([])), [m?.id, m?.direction]);
   const thread = useLoad(() => (m?.thread_id ? api.threadMessages(m.thread_id).then((r) => r.items) : Promise.resolve([])), [m?.thread_id]);
   const [view, setView] = useState<"text" | "html" | "source">("text");
+  // A message opened before it was processed (or sent) shows its outcome when the stream tells of one.
+  useEffect(() => {
+    if (live.version > 0 && m && (m.status === "received" || m.status === "queued")) msg.reload();
+  }, [live.version]);
   const act = useAction();
 
   // Opening an unread message marks it reviewed, as a mail client marks mail read.

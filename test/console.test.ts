@@ -105,7 +105,7 @@ suite("console in a browser", () => {
     expect(await page.textContent(".top .mailbox-name")).toContain(seed.agent.email_address);
     await page.waitForSelector(".live.on", { timeout: 15_000 });
     await page.waitForSelector(".empty");
-  }, 60_000);
+  }, 120_000);
 
   let phishingId = "";
   test("a mail sent over SMTP appears in the open inbox without a reload, marked new and unread", async () => {
@@ -123,10 +123,10 @@ suite("console in a browser", () => {
     // Still the same document: nothing reloaded the page.
     expect(await page.evaluate(() => (window as unknown as { __marker?: string }).__marker)).toBe("same-document");
     // Processing lands later; the live list follows it to the assessed risk.
-    await waitForMessage(t, phishingId);
+    await waitForMessage(t, phishingId, ["processed"], 45_000);
     await page.waitForSelector(`li.row[data-id="${phishingId}"] .badge.risk-medium, li.row[data-id="${phishingId}"] .badge.risk-high`, { timeout: 15_000 });
     await shot("inbox");
-  }, 60_000);
+  }, 120_000);
 
   test("opening it shows its risk, triage, each signal explained in words, and SPF/DKIM/DMARC", async () => {
     await page.click(`li.row[data-id="${phishingId}"] a`);
@@ -142,7 +142,7 @@ suite("console in a browser", () => {
     await shot("message");
     // Opening it marked it reviewed, through the API.
     await waitFor(async () => ((await t.api("GET", `/v1/messages/${phishingId}`)).body.message.status === "reviewed" ? true : undefined), "reviewed");
-  }, 60_000);
+  }, 120_000);
 
   test("labels are added and removed, and e archives", async () => {
     await page.fill("input[name=label]", "finance");
@@ -157,7 +157,7 @@ suite("console in a browser", () => {
     m = (await t.api("GET", `/v1/messages/${phishingId}`)).body.message;
     expect(m.labels).toEqual([]);
     expect(m.status).toBe("archived");
-  }, 60_000);
+  }, 120_000);
 
   test("a hostile HTML mail runs no script and loads nothing remote", async () => {
     const c = `http://127.0.0.1:${canary.port}`;
@@ -183,7 +183,7 @@ suite("console in a browser", () => {
     await page.goto(`${t.url}/console#/m/${seed.agent.id}/inbox`);
     const row = await page.waitForSelector(`li.row:has-text("${subject}")`, { timeout: 15_000 });
     const id = (await row.getAttribute("data-id"))!;
-    await waitForMessage(t, id, ["processed", "reviewed"]);
+    await waitForMessage(t, id, ["processed", "reviewed"], 45_000);
     await page.goto(`${t.url}/console#/m/${seed.agent.id}/message/${id}`);
     await page.click('button[role=tab]:has-text("HTML")');
     const frame = await page.waitForSelector("iframe.mail-html");
@@ -196,7 +196,7 @@ suite("console in a browser", () => {
     await shot("message-html");
     expect(canaryHits).toEqual([]);
     expect(pageErrors.filter((e) => e.startsWith("dialog"))).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   test("approving a draft sends it, through the API", async () => {
     const created = await t.api("POST", `/v1/mailboxes/${seed.agent.id}/drafts`, {
@@ -217,7 +217,7 @@ suite("console in a browser", () => {
     const msg = sent.body.items.find((m: { subject: string }) => m.subject === "Your refund");
     expect(msg.status).toBe("sent");
     expect((await t.api("GET", `/v1/messages/${msg.id}`)).body.message.text_body).toContain("20 EUR");
-  }, 60_000);
+  }, 120_000);
 
   test("the admin replays a failed webhook delivery", async () => {
     // The receiver refused every attempt: wait until the first message's delivery has given up.
@@ -240,7 +240,7 @@ suite("console in a browser", () => {
     const history = (await t.api("GET", `/v1/webhooks/${endpoint.id}/deliveries`)).body.items as { trigger: string; success: boolean }[];
     expect(history.some((a) => a.trigger === "replay" && a.success)).toBe(true);
     await page.waitForSelector('table.attempts tr.ok:has-text("replay")');
-  }, 60_000);
+  }, 120_000);
 
   test("the admin creates an account and a mailbox, and disables and enables it", async () => {
     const slug = `ui-${crypto.randomUUID().slice(0, 8)}`;
@@ -260,7 +260,7 @@ suite("console in a browser", () => {
     await page.click(`tr[data-mailbox="${mailboxId}"] button:has-text("Enable")`);
     await page.waitForSelector(`tr[data-mailbox="${mailboxId}"] button:has-text("Disable")`);
     expect((await t.api("GET", `/v1/mailboxes/${mailboxId}`)).body.mailbox.status).toBe("active");
-  }, 60_000);
+  }, 120_000);
 
   test("the admin issues an API key, sees its token once, and revokes it", async () => {
     await page.goto(`${t.url}/console#/m/${seed.agent.id}/settings`);
@@ -278,7 +278,7 @@ suite("console in a browser", () => {
     await page.reload();
     await page.waitForSelector(`tr[data-key="${keyId}"]`);
     expect(await page.$("[data-secret]")).toBeNull();
-  }, 60_000);
+  }, 120_000);
 
   test("a key of another mailbox sees nothing of this one", async () => {
     await signIn(other.agentKey.token);
@@ -294,7 +294,7 @@ suite("console in a browser", () => {
     const text = (await page.textContent("body")) ?? "";
     expect(text).not.toContain("wire transfer");
     expect(text).not.toContain(seed.agent.email_address);
-  }, 60_000);
+  }, 120_000);
 
   test("reads on a phone and in dark mode", async () => {
     await signIn(seed.agentKey.token);
@@ -308,7 +308,7 @@ suite("console in a browser", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: "light" });
     expect(pageErrors).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   test("keyboard: j/k move, enter opens, / focuses the search", async () => {
     await page.goto(`${t.url}/console#/m/${seed.agent.id}/inbox`);
@@ -324,5 +324,5 @@ suite("console in a browser", () => {
     await page.keyboard.press("Enter");
     await page.waitForSelector("article.message");
     expect(page.url()).toContain(`/message/${first}`);
-  }, 60_000);
+  }, 120_000);
 });
