@@ -14,11 +14,15 @@ import { WebhooksScreen } from "./webhooks.tsx";
 
 const TOKEN_KEY = "mailroom.console.token";
 
-
 type Route = { screen: "accounts" } | { screen: "inbox" | "approvals" | "webhooks" | "settings"; mailbox: string } | { screen: "message"; mailbox: string; id: string };
 
 function parseRoute(hash: string): Route | null {
-  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  let parts: string[];
+  try {
+    parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return null; // a hand-edited hash that is not valid percent-encoding: go home
+  }
   if (parts[0] === "accounts") return { screen: "accounts" };
   if (parts[0] === "m" && parts[1]) {
     const mailbox = parts[1];
@@ -28,7 +32,6 @@ function parseRoute(hash: string): Route | null {
   }
   return null;
 }
-
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash);
