@@ -70,7 +70,7 @@ suite("console in a browser", () => {
       pageErrors.push(`dialog: ${d.message()}`);
       void d.dismiss();
     });
-  }, 240_000);
+  }, 420_000);
 
   afterAll(async () => {
     await context?.close();
