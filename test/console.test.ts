@@ -96,6 +96,9 @@ suite("console in a browser", () => {
     const etag = js.headers.get("etag")!;
     expect(etag).toBeTruthy();
     expect((await fetch(`${t.url}/console/app.js`, { headers: { "if-none-match": etag } })).status).toBe(304);
+    const gz = await fetch(`${t.url}/console/app.js`, { headers: { "accept-encoding": "gzip" }, decompress: false } as RequestInit);
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gz.headers.get("vary")).toBe("accept-encoding");
     expect(await js.text()).not.toMatch(/https?:\/\/(unpkg|cdn|esm\.sh|jsdelivr)/);
   });
 

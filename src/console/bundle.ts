@@ -15,6 +15,8 @@ const signalTable = () => ({
 /** One built asset of the console, kept in memory and served with a strong ETag. */
 export interface ConsoleAsset {
   body: Uint8Array;
+  /** The same bytes gzipped once at build, for clients that accept it. */
+  gzip: Uint8Array;
   type: string;
   etag: string;
 }
@@ -26,7 +28,7 @@ export interface ConsoleBundle {
 
 const UI_DIR = join(import.meta.dir, "..", "..", "console");
 
-const asset = (body: Uint8Array, type: string): ConsoleAsset => ({ body, type, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` });
+const asset = (body: Uint8Array, type: string): ConsoleAsset => ({ body, gzip: Bun.gzipSync(body, { level: 9 }), type, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` });
 
 /**
  * Bundles the console (Preact, JSX) with Bun's bundler: one minified script and the stylesheet

@@ -29,10 +29,13 @@ const SECURITY_HEADERS: Record<string, string> = {
   "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=()",
 };
 
+const acceptsGzip = (request: Request) => /(^|[\s,])gzip(?!;\s*q=0(\.0*)?(\s|,|$))/i.test(request.headers.get("accept-encoding") ?? "");
+
 function serveAsset(a: ConsoleAsset, request: Request): Response {
-  const headers = { ...SECURITY_HEADERS, "content-type": a.type, etag: a.etag, "cache-control": "no-cache" };
+  const headers: Record<string, string> = { ...SECURITY_HEADERS, "content-type": a.type, etag: a.etag, "cache-control": "no-cache", vary: "accept-encoding" };
   const match = request.headers.get("if-none-match");
-  if (match && match.split(",").some((m) => m.trim() === a.etag)) return new Response(null, { status: 304, headers });
+  if (match && match.split(",").some((m) => m.trim() === a.etag || m.trim() === `W/${a.etag}`)) return new Response(null, { status: 304, headers });
+  if (acceptsGzip(request)) return new Response(a.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
   return new Response(a.body, { headers });
 }
 
