@@ -152,7 +152,7 @@ try {
   // Where one reload's time goes: the page's requests, by when they started and how long they took.
   await page.reload();
   const rendered = await firstRow();
-  const requests = await page.evaluate(() =>
+  const requests: { name: string; start: number; ms: number }[] = await page.evaluate(() =>
     (performance as any).getEntriesByType("resource").map((e: { name: string; startTime: number; duration: number }) => ({ name: new URL(e.name).pathname, start: e.startTime, ms: e.duration })),
   );
   const nav = await page.evaluate(() => {
