@@ -28,7 +28,7 @@ export interface ConsoleBundle {
 
 const UI_DIR = join(import.meta.dir, "..", "..", "console");
 
-const asset = (body: Uint8Array, type: string): ConsoleAsset => ({ body, gzip: Bun.gzipSync(body, { level: 9 }), type, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` });
+const asset = (body: Uint8Array, type: string): ConsoleAsset => ({ body, gzip: Bun.gzipSync(body as Uint8Array<ArrayBuffer>, { level: 9 }), type, etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` });
 
 /**
  * Bundles the console (Preact, JSX) with Bun's bundler: one minified script and the stylesheet
