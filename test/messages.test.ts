@@ -16,6 +16,7 @@ const FULL_FIELDS = [
   ...LIST_FIELDS,
   "archived_at",
   "attachments",
+  "authentication",
   "extracted_text",
   "headers",
   "html_body",

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, count, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { accounts, actions, mailboxes, type AccountRow, type MailboxRow } from "../../db/schema/index.ts";
 import { AppError, notFound, uniqueViolation } from "../errors.ts";
@@ -44,6 +44,15 @@ export class Accounts {
     const [account] = await this.db.select().from(accounts).where(eq(accounts.id, id)).limit(1);
     if (!account) throw notFound("account", id);
     return account;
+  }
+
+  /** Every account, newest first, a page at a time (the admin's list). */
+  async list(limit: number, offset: number): Promise<{ items: AccountRow[]; total: number }> {
+    const [items, [total]] = await Promise.all([
+      this.db.select().from(accounts).orderBy(desc(accounts.createdAt), desc(accounts.id)).limit(limit).offset(offset),
+      this.db.select({ n: count() }).from(accounts),
+    ]);
+    return { items, total: Number(total?.n ?? 0) };
   }
 
   async mailboxes(accountId: string): Promise<{ account: AccountRow; mailboxes: MailboxRow[] }> {

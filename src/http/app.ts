@@ -45,6 +45,9 @@ import { senderProfileRoutes } from "./sender-profiles/index.ts";
 import { statsRoutes } from "./stats/index.ts";
 import { metricsRoutes, requestMetrics } from "./metrics.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { whoamiRoutes } from "./whoami/index.ts";
+import { consoleRoutes } from "../console/routes.ts";
+import { lazyConsole } from "../console/bundle.ts";
 
 export interface HttpDeps {
   db: Db;
@@ -107,6 +110,8 @@ export function createHttpApp(deps: HttpDeps) {
     .use(autopilotRoutes(deps.mailboxes, deps.db, pipeline.mutation))
     .use(runtimeRoutes(deps.mailboxes, deps.db, deps.targets, pipeline.mutation))
     .use(callbackSecretRoutes(deps.db, deps.webhooks.secrets, pipeline.mutation))
+    .use(whoamiRoutes(deps.mailboxes))
+    .use(consoleRoutes(lazyConsole()))
     .use(protocolRoutes({ mailboxes: deps.mailboxes, db: deps.db, hosts: deps.hosts, targets: deps.targets, version: deps.version }, pipeline.mutation));
   return app;
 }

@@ -34,8 +34,13 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
   "GET /docs/swagger-ui-bundle.js": PUBLIC,
   "GET /docs/init.js": PUBLIC,
   "GET /metrics": ADMIN,
+  "GET /v1/whoami": ANY_KEY,
+  "GET /console": PUBLIC,
+  "GET /console/app.js": PUBLIC,
+  "GET /console/app.css": PUBLIC,
 
   "POST /v1/accounts": ADMIN,
+  "GET /v1/accounts": ADMIN,
   "GET /v1/accounts/:accountId": ADMIN,
   "GET /v1/accounts/:accountId/mailboxes": ADMIN,
   "POST /v1/accounts/:accountId/mailboxes": ADMIN,

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { webhookAttempts, webhookDeliveries, type WebhookAttemptRow } from "../../db/schema/index.ts";
 import { notFound } from "../errors.ts";
@@ -107,9 +107,24 @@ export class WebhookSystem {
     else this.transport.queue.poke();
   }
 
-  async history(endpointId: string, limit: number): Promise<WebhookAttemptRow[]> {
+  /**
+   * The attempts, newest first, each with what its delivery sent: the event, the request body
+   * (its first 16 KiB: a page of 100 attempts stays small) and the delivery's state.
+   */
+  async history(endpointId: string, limit: number): Promise<(WebhookAttemptRow & { event: string | null; requestBody: string | null; deliveryStatus: string | null })[]> {
     await this.endpoints.get(endpointId);
-    return this.db.select().from(webhookAttempts).where(eq(webhookAttempts.endpointId, endpointId)).orderBy(desc(webhookAttempts.finishedAt), desc(webhookAttempts.attempt)).limit(limit);
+    return this.db
+      .select({
+        ...getTableColumns(webhookAttempts),
+        event: webhookDeliveries.event,
+        requestBody: sql<string | null>`left(${webhookDeliveries.body}, 16384)`,
+        deliveryStatus: webhookDeliveries.state,
+      })
+      .from(webhookAttempts)
+      .leftJoin(webhookDeliveries, eq(webhookDeliveries.id, webhookAttempts.deliveryId))
+      .where(eq(webhookAttempts.endpointId, endpointId))
+      .orderBy(desc(webhookAttempts.finishedAt), desc(webhookAttempts.attempt))
+      .limit(limit);
   }
 
   /** Sends a delivery again now, as a new attempt, and returns that attempt. */

@@ -2,10 +2,25 @@ import { Elysia, t } from "elysia";
 import type { Accounts } from "../../domain/accounts.ts";
 import { MailboxSummary, mailboxSummary } from "../mailboxes/model.ts";
 import type { MutationHooks } from "../pipeline.ts";
+import { checkPageRange, PageQuery, Paged, paged, pageOf } from "../schemas.ts";
 import { Account, account, AccountBrief, accountBrief, AccountParams, CreateAccountBody, CreateMailboxBody } from "./model.ts";
 
 export function accountRoutes(accounts: Accounts, mutation: MutationHooks) {
   return new Elysia({ name: "accounts" })
+    .get(
+      "/v1/accounts",
+      async ({ query }) => {
+        const page = pageOf(query);
+        const { items, total } = await accounts.list(page.limit, page.offset);
+        return paged(items.map(account), total, page);
+      },
+      {
+        query: PageQuery,
+        transform: checkPageRange,
+        response: { 200: Paged(Account) },
+        detail: { summary: "List accounts (ours)", description: "Newest first.", tags: ["Accounts"] },
+      },
+    )
     .get("/v1/accounts/:accountId", async ({ params }) => ({ account: account(await accounts.get(params.accountId)) }), {
       params: AccountParams,
       response: { 200: t.Object({ account: Account }) },

@@ -24,14 +24,15 @@ export function eventRoutes(mailboxes: Mailboxes, db: Db, feed: EventFeed, log: 
       const resume = resumePoint(headers["last-event-id"], query.since);
       const mailbox = await mailboxes.get(params.mailboxId); // 404 for an unknown mailbox
       if (feed.stopped) throw new AppError("service_unavailable", "the service is shutting down; reconnect shortly", {}, { "Retry-After": "2" });
-      if (resume.path !== null && resume.after > 0) {
+      if (resume.after === "latest") resume.after = await latestEventSeq(db, mailbox.id);
+      else if (resume.path !== null && resume.after > 0) {
         const latest = await latestEventSeq(db, mailbox.id);
         if (resume.after > latest) {
           const message = `is past the mailbox's latest event (${latest})`;
           throw validationError(`${resume.path}: ${message}`, [{ path: resume.path, message }]);
         }
       }
-      const body = openEventStream({ db, feed, mailboxId: mailbox.id, after: resume.after, signal: request.signal, log: log.child({ component: "events", mailboxId: mailbox.id }) });
+      const body = openEventStream({ db, feed, mailboxId: mailbox.id, after: resume.after as number, signal: request.signal, log: log.child({ component: "events", mailboxId: mailbox.id }) });
       return new Response(body, { headers: SSE_HEADERS });
     },
     {

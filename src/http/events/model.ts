@@ -4,9 +4,9 @@ import { validationError } from "../../errors.ts";
 export const EventStreamQuery = t.Object({
   since: t.Optional(
     t.String({
-      pattern: "^[0-9]+$",
+      pattern: "^([0-9]+|now)$",
       maxLength: 32,
-      description: "Resume point when there is no Last-Event-ID header: events numbered after it are sent. A non-negative integer; default 0 (from the oldest stored event).",
+      description: "Resume point when there is no Last-Event-ID header: events numbered after it are sent. A non-negative integer, or `now` (ours: only events committed after the stream opens); default 0 (from the oldest stored event).",
     }),
   ),
 });
@@ -27,10 +27,15 @@ const parse = (raw: string, path: string): number => {
   return n;
 };
 
-/** Last-Event-ID, else `since`, else 0; with the field it came from (for errors). */
-export function resumePoint(lastEventId: string | undefined, since: string | undefined): { after: number; path: string | null } {
+/**
+ * Last-Event-ID, else `since`, else 0; with the field it came from (for errors). `since=now`
+ * is `latest` (the mailbox's last event number when the stream opens), for a client that wants
+ * what happens next, not the stored history.
+ */
+export function resumePoint(lastEventId: string | undefined, since: string | undefined): { after: number | "latest"; path: string | null } {
   const header = lastEventId?.trim();
   if (header) return { after: parse(header, "headers.last-event-id"), path: "headers.last-event-id" };
+  if (since === "now") return { after: "latest", path: "query.since" };
   if (since !== undefined) return { after: parse(since, "query.since"), path: "query.since" };
   return { after: 0, path: null };
 }

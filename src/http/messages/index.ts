@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, exists, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, inArray, type SQL } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import type { Mailboxes } from "../../../actors/mailbox/client.ts";
 import { messageLabelIds } from "../../../actors/mailbox/organize.ts";
@@ -34,14 +34,22 @@ import {
 export async function pageOfMessages(db: Db, where: SQL | undefined, order: "newest" | "oldest", query: { page?: number; limit?: number }) {
   const page = pageOf(query);
   const orderBy = order === "newest" ? [desc(messages.createdAt), desc(messages.id)] : [asc(messages.createdAt), asc(messages.id)];
+  // The page's ids first, then their rows: the offset is walked in the narrow (mailbox,
+  // created_at, id) index instead of fetching every skipped row, so page 200 costs about what
+  // page 1 does.
+  const pageIds = db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(page.limit)
+    .offset(page.offset);
   const [rows, totals] = await Promise.all([
     db
       .select()
       .from(messages)
-      .where(where)
-      .orderBy(...orderBy)
-      .limit(page.limit)
-      .offset(page.offset),
+      .where(inArray(messages.id, pageIds))
+      .orderBy(...orderBy),
     db.select({ n: count() }).from(messages).where(where),
   ]);
   const labels = await messageLabelIds(

@@ -42,6 +42,12 @@ export const Message = t.Object(
     attachments: t.Array(AttachmentInfo),
     archived_at: Nullable(t.String({ format: "date-time", description: "When the message was last archived (ours); null if never" })),
     reviewed_at: Nullable(t.String({ format: "date-time", description: "When the message was last marked reviewed (ours); null if never" })),
+    authentication: Nullable(
+      t.Object(
+        { spf: t.String(), dkim: t.String(), dmarc: t.String() },
+        { additionalProperties: false, description: "SPF, DKIM and DMARC results of inbound mail (ours): pass, fail, softfail, neutral, none, temperror or permerror; null until processed and for outbound mail" },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -78,6 +84,7 @@ export const fullMessage = (m: MessageRow, attachments: AttachmentRow[], labels:
   attachments: attachments.map(attachmentInfo),
   archived_at: m.archivedAt ? iso(m.archivedAt) : null,
   reviewed_at: m.reviewedAt ? iso(m.reviewedAt) : null,
+  authentication: m.auth && m.direction === "inbound" ? { spf: m.auth.spf, dkim: m.auth.dkim, dmarc: m.auth.dmarc } : null,
 });
 
 /** The enumerated filters of the message list and their values. */

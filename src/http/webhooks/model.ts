@@ -51,6 +51,9 @@ export const DeliveryAttempt = t.Object(
     error: t.Union([t.String(), t.Null()]),
     started_at: Timestamp,
     finished_at: Timestamp,
+    event: t.Optional(t.Union([t.String(), t.Null()], { description: "the event the delivery carries (history only; ours)" })),
+    request_body: t.Optional(t.Union([t.String({ description: "the JSON body sent, its first 16 KiB" }), t.Null()], { description: "history only; ours" })),
+    delivery_status: t.Optional(t.Union([t.String({ description: "pending, succeeded or failed" }), t.Null()], { description: "the delivery's state now (history only; ours)" })),
   },
   { additionalProperties: false },
 );
@@ -67,7 +70,7 @@ export const webhookEndpoint = (e: WebhookEndpointRow) => ({
   updated_at: iso(e.updatedAt),
 });
 
-export const deliveryAttempt = (a: WebhookAttemptRow) => ({
+export const deliveryAttempt = (a: WebhookAttemptRow & { event?: string | null; requestBody?: string | null; deliveryStatus?: string | null }) => ({
   id: a.id,
   delivery_id: a.deliveryId,
   endpoint_id: a.endpointId ?? "",
@@ -81,4 +84,5 @@ export const deliveryAttempt = (a: WebhookAttemptRow) => ({
   error: a.error,
   started_at: iso(a.startedAt),
   finished_at: iso(a.finishedAt),
+  ...(a.event !== undefined ? { event: a.event, request_body: a.requestBody ?? null, delivery_status: a.deliveryStatus ?? null } : {}),
 });
