@@ -130,7 +130,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     cleanups.push(() => parser.close());
     const recipients = new Recipients(database.db, config.mailDomain);
     const recentRaw = new RecentRaw();
-    const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke(), recentRaw);
+    const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke(), recentRaw, database.driver === "pglite" ? 1 : 2);
     const assessor = new Assessor({ mailDomain: config.mailDomain, dnsTimeoutMs: config.dnsTimeoutMs });
     cleanups.push(() => assessor.close());
     const processor = new InboundProcessor(database.db, mailboxesClient, parser, assessor, recentRaw);

@@ -16,8 +16,10 @@ serveWorker<ParseRequest, Parsed>(
   async ({ raw, assess }) => {
     const mail = await parseInline(raw);
     const extractedText = extractText({ text: mail.text, html: mail.html });
+    const content = assess ? assessMessageContent({ mail, headers: mail.headers, envelope: assess.envelope }, assess.mailDomain) : undefined;
     if (!assess) return { mail, extractedText };
-    const content = assessMessageContent({ mail, headers: mail.headers, envelope: assess.envelope }, assess.mailDomain);
+    // Processing stores a range of the raw message for these: their bytes need not cross threads.
+    for (const a of mail.attachments) if (a.raw) a.content = new Uint8Array(0);
     return { mail, extractedText, content };
   },
   // Attachments move to the main thread instead of being copied (each owns its buffer).
