@@ -1,6 +1,6 @@
 import type { Mailboxes } from "../../actors/mailbox/client.ts";
 import type { Db } from "../../db/client.ts";
-import { BlobWriter } from "./blobs.ts";
+import { BlobWriter, putBlobs, type WriteBlobs } from "./blobs.ts";
 import { arrivalHead } from "./arrival-head.ts";
 import { readHead } from "./parse/head.ts";
 import type { RecentRaw } from "./recent-raw.ts";
@@ -31,10 +31,10 @@ export class Ingest {
     private readonly mailboxes: Mailboxes,
     private readonly onStored: () => void,
     private readonly recent?: RecentRaw,
-    /** Raw-bytes writes in flight at once (1 for the embedded database's single connection). */
-    blobWrites = 2,
+    /** How raw bytes are written (default: through `db`), and how many writes may be in flight (1 for the embedded database's single connection). */
+    blobs: { write?: WriteBlobs; parallel?: number } = {},
   ) {
-    this.blobs = new BlobWriter(db, blobWrites);
+    this.blobs = new BlobWriter(blobs.write ?? ((items) => putBlobs(db, items)), blobs.parallel ?? 1);
   }
 
   async accept(arrival: Arrival): Promise<{ ids: string[] }> {
