@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { simpleParser } from "mailparser";
+import { simpleParser, type SimpleParserOptions } from "mailparser";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { attachments as attachmentsTable } from "../db/schema/index.ts";
 import { inArray } from "drizzle-orm";
@@ -29,7 +29,7 @@ const FIXTURES = join(import.meta.dir, "fixtures", "mime");
 /** The attachments as mailparser reads them from the message (after the same repair the service applies). */
 async function reference(raw: Uint8Array): Promise<Buffer[]> {
   const input = repair(raw, scanHead(raw, WORKER_HEAD_LIMITS));
-  const parsed = await simpleParser(Buffer.from(input.buffer, input.byteOffset, input.byteLength), { skipHtmlToText: true, skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, keepCidLinks: true } as never);
+  const parsed = await simpleParser(Buffer.from(input.buffer, input.byteOffset, input.byteLength), { skipHtmlToText: true, skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true, keepCidLinks: true } as SimpleParserOptions);
   return parsed.attachments.map((a) => a.content);
 }
 
