@@ -25,7 +25,6 @@ export interface ParsedAttachment {
   contentType: string;
   contentId: string | null;
   disposition: "attachment" | "inline" | null;
-  /** Empty once the bytes are known to be `raw`'s range (the worker does not send them back). */
   content: Uint8Array;
   size: number;
   /** Where the encoded body lies in the raw message, when decoding it was proven to give `content`. */

@@ -58,9 +58,7 @@ export class MailParser {
 
   /**
    * Resolves with the parsed message or a failure carrying the readable headers; never rejects.
-   * With `assess` (the processing parse), a parsed message also carries its content verdict,
-   * made in the worker, and an attachment with a range of `raw` (ParsedAttachment.raw) comes
-   * back without its bytes.
+   * With `assess`, a parsed message also carries its content verdict, made in the worker.
    */
   async parse(raw: Uint8Array, assess?: AssessFacts): Promise<ParseOutcome> {
     if (raw.byteLength > this.#maxBytes) return failure("too_large", raw);

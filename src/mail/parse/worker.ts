@@ -17,10 +17,7 @@ serveWorker<ParseRequest, Parsed>(
     const mail = await parseInline(raw);
     const extractedText = extractText({ text: mail.text, html: mail.html });
     const content = assess ? assessMessageContent({ mail, headers: mail.headers, envelope: assess.envelope }, assess.mailDomain) : undefined;
-    if (!assess) return { mail, extractedText };
-    // Processing stores a range of the raw message for these: their bytes need not cross threads.
-    for (const a of mail.attachments) if (a.raw) a.content = new Uint8Array(0);
-    return { mail, extractedText, content };
+    return assess ? { mail, extractedText, content } : { mail, extractedText };
   },
   // Attachments move to the main thread instead of being copied (each owns its buffer).
   ({ mail }) => [...new Set(mail.attachments.map((a) => a.content.buffer as ArrayBuffer))],
