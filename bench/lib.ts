@@ -42,7 +42,7 @@ export interface Started {
 }
 
 /** Starts `bun src/main.ts` and resolves when it logs its ready line. */
-export async function startService(env: Record<string, string>, timeoutMs = 30_000): Promise<Started> {
+export async function startService(env: Record<string, string>, timeoutMs = 120_000): Promise<Started> {
   const t0 = performance.now();
   // BENCH_CPU_PROF=<dir> writes a CPU profile of the service (markdown) there on exit.
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];

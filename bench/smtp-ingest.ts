@@ -1,27 +1,48 @@
 /**
  * Inbound SMTP ingest vs. ceiling.
  *
- *   bun bench/smtp-ingest.ts [--seconds 10] [--connections 8] [--rounds 2]
+ *   bun bench/smtp-ingest.ts [--seconds 10] [--connections 8] [--rounds 2] [--mailboxes 1]
+ *                            [--message big|small] [--pglite]
  *
- * A 20 KiB message with a 100 KiB attachment, sent over `connections` persistent SMTP
- * connections for `seconds`, to the service on a fresh PostgreSQL database (DATABASE_URL's
- * server, default the local one) and, in the same run, to a bare smtp-server that reads and
- * discards the data (the ceiling). Reported: messages/s, and p50/p99 from the end of DATA
- * (the final ".") to the 250. For the service it then waits for every accepted message to be
- * processed and reports how long after acceptance processing finished (p50/p99/max, and how
- * many took over 2 s), from the database's created_at and processed_at.
+ * `big` (default) is 20 KiB of text and a 100 KiB attachment (158 KiB on the wire), `small`
+ * 8 KiB of text. Each message sent is made distinct (an `X-Bench-Seq` field first), as real
+ * mail is, over `connections` persistent SMTP connections for `seconds`, spread over
+ * `mailboxes` recipients, to the service on a fresh PostgreSQL database (DATABASE_URL's
+ * server, default the local one; with --pglite the embedded database in a temporary data
+ * directory) and, in the same run, to a bare smtp-server that reads and discards the data
+ * (the ceiling). Reported: messages/s and p50/p99 from the end of DATA (the final ".") to the
+ * 250; then, once every accepted message is processed, how long after its 250 the message's
+ * `message.processed` event arrived on the mailbox's SSE stream (p50/p99/max, how many took
+ * over 2 s), and the CPU time per accepted message of the service process (all its threads)
+ * and of the PostgreSQL backends serving its database (not the shared WAL writer and
+ * checkpointer), and of the bare server per message.
+ *
+ * BENCH_CPU_PROF=<dir> writes a CPU profile of the service (markdown) there on exit.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { parseArgs } from "node:util";
-import postgres from "postgres";
+import MailComposer from "nodemailer/lib/mail-composer";
 import { benchMessage, BUN, freePort, freshDatabase, ROOT, startService, stop, tempDir } from "./lib.ts";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" }, connections: { type: "string", default: "8" }, rounds: { type: "string", default: "2" } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "10" },
+    connections: { type: "string", default: "8" },
+    rounds: { type: "string", default: "2" },
+    mailboxes: { type: "string", default: "1" },
+    message: { type: "string", default: "big" },
+    pglite: { type: "boolean", default: false },
+  },
+});
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
+const mailboxCount = Math.max(1, Number(values.mailboxes));
+const small = values.message === "small";
+const pglite = values.pglite === true;
 
-/** One SMTP client connection that sends the same message again and again. */
+/** One SMTP client connection that sends messages one after another. */
 class Client {
   private buf = "";
   private waiters: ((line: string) => void)[] = [];
@@ -56,8 +77,8 @@ class Client {
     if (!line.startsWith(code)) throw new Error(`expected ${code} to ${command?.trim() ?? "greeting"}, got ${line}`);
     return line;
   }
-  /** Sends one message; returns ms from the end of DATA to the 250. */
-  async send(rcpt: string, data: string): Promise<number> {
+  /** Sends one message; returns ms from the end of DATA to the 250, and the 250's text. */
+  async send(rcpt: string, data: string): Promise<{ ms: number; line: string }> {
     await this.expect("MAIL FROM:<bench@example.com>\r\n", "250");
     await this.expect(`RCPT TO:<${rcpt}>\r\n`, "250");
     await this.expect("DATA\r\n", "354");
@@ -67,40 +88,102 @@ class Client {
     const line = await p;
     const ms = performance.now() - t0;
     if (!line.startsWith("250")) throw new Error(`DATA refused: ${line}`);
-    return ms;
+    return { ms, line };
   }
   close() {
     this.socket.end("QUIT\r\n");
   }
 }
 
-async function buildMessage(rcpt: string): Promise<string> {
-  // Dot-stuffing and the end-of-data marker, as an MTA would send it.
-  const body = (await benchMessage(rcpt)).toString("latin1").replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..");
-  return `${body}\r\n.\r\n`;
+async function messageBytes(): Promise<Buffer> {
+  if (!small) return benchMessage("bench@mail.localhost");
+  const text = ("A short note about the meeting tomorrow. " + "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ").padEnd(8 * 1024, "x ");
+  return new MailComposer({ from: "Bench Sender <bench@example.com>", to: "bench@mail.localhost", subject: "Meeting notes", text: text.slice(0, 8 * 1024) }).compile().build();
 }
 
-async function drive(port: number, rcpt: string): Promise<{ count: number; perSecond: number; p50: number; p99: number; max: number }> {
-  const data = await buildMessage(rcpt);
+/** Dot-stuffed, CRLF, without the end marker: an `X-Bench-Seq` line and the end are added per send. */
+async function buildBody(): Promise<string> {
+  return (await messageBytes()).toString("latin1").replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..");
+}
+
+type Sent = { id: string | null; at: number };
+
+async function drive(port: number, rcpts: string[], body: string): Promise<{ count: number; perSecond: number; p50: number; p99: number; max: number; sent: Sent[] }> {
   const clients = await Promise.all(Array.from({ length: connections }, () => Client.open(port)));
   const latencies: number[] = [];
+  const sent: Sent[] = [];
   const end = performance.now() + seconds * 1000;
   const t0 = performance.now();
+  let seq = 0;
   await Promise.all(
-    clients.map(async (c) => {
-      while (performance.now() < end) latencies.push(await c.send(rcpt, data));
+    clients.map(async (c, ci) => {
+      while (performance.now() < end) {
+        const n = seq++;
+        const { ms, line } = await c.send(rcpts[n % rcpts.length]!, `X-Bench-Seq: ${ci}-${n}-${t0}\r\n${body}\r\n.\r\n`);
+        latencies.push(ms);
+        sent.push({ id: /queued as (\S+)/.exec(line)?.[1] ?? null, at: performance.now() });
+      }
     }),
   );
   const elapsed = (performance.now() - t0) / 1000;
   for (const c of clients) c.close();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { count: latencies.length, perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), max: latencies.at(-1)! };
+  return { count: latencies.length, perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), max: latencies.at(-1)!, sent };
+}
+
+/** The `message.processed` events of a mailbox's SSE stream: message id → arrival time. */
+function watchProcessed(base: string, token: string, mailboxId: string, seen: Map<string, number>, signal: AbortSignal): void {
+  void (async () => {
+    const res = await fetch(`${base}/v1/mailboxes/${mailboxId}/events`, { headers: { authorization: `Bearer ${token}` }, signal });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let buf = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buf += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buf.indexOf("\n\n")) >= 0) {
+        const frame = buf.slice(0, end);
+        buf = buf.slice(end + 2);
+        if (!frame.includes("event: message.processed")) continue;
+        const data = frame.split("\n").find((l) => l.startsWith("data: "));
+        const id = data ? (JSON.parse(data.slice(6)) as { payload: { id: string } }).payload.id : null;
+        if (id) seen.set(id, performance.now());
+      }
+    }
+  })().catch(() => {});
+}
+
+/** utime+stime in ms of a process (all its threads). */
+function cpuMsOf(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms of the PostgreSQL backends connected to `database` (their process titles name it). */
+function pgCpuMs(database: string | null): number {
+  if (!database) return 0;
+  let total = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(` ${database} `)) total += cpuMsOf(Number(pid));
+    } catch {}
+  }
+  return total;
 }
 
 const fmt = (n: number) => n.toFixed(n < 10 ? 2 : 0);
+const pct = (xs: number[], q: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor(q * xs.length))]! : NaN);
 
-const db = await freshDatabase();
+const db = pglite ? null : await freshDatabase();
+const dbName = db ? new URL(db.url).pathname.slice(1) : null;
 const httpPort = await freePort();
 const smtpPort = await freePort();
 const barePort = await freePort();
@@ -110,50 +193,59 @@ const svc = await startService({
   SMTP_PORT: String(smtpPort),
   HOST: "127.0.0.1",
   ADMIN_TOKEN: admin,
-  DATABASE_URL: db.url,
   DATA_DIR: tempDir("mailroom-bench-"),
-  ...(process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL } : {}),
+  API_KEY_RATE_LIMIT: "10000000",
+  ...(db ? { DATABASE_URL: db.url } : { DATABASE_URL: "" }),
+  ...(process.env.NATS_URL && !pglite ? { NATS_URL: process.env.NATS_URL } : { NATS_URL: "" }),
 });
 const bare = Bun.spawn([BUN, "bench/bare-smtp.ts", String(barePort)], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
 await new Response(bare.stdout).body!.getReader().read(); // its ready line
+const base = `http://127.0.0.1:${httpPort}`;
+const stopStreams = new AbortController();
 
 try {
-  const created = await fetch(`http://127.0.0.1:${httpPort}/v1/accounts`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
-    body: JSON.stringify({ slug: `bench-${Date.now().toString(36)}`, displayName: "Bench" }),
-  }).then((r) => r.json() as Promise<{ primary_mailbox: { email_address: string } }>);
-  const rcpt = created.primary_mailbox.email_address;
-  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  const rcpts: string[] = [];
+  const processed = new Map<string, number>();
+  for (let i = 0; i < mailboxCount; i++) {
+    const created = await fetch(`${base}/v1/accounts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${admin}`, "content-type": "application/json" },
+      body: JSON.stringify({ slug: `bench-${i}-${Date.now().toString(36)}`, displayName: "Bench" }),
+    }).then((r) => r.json() as Promise<{ primary_mailbox: { id: string; email_address: string } }>);
+    rcpts.push(created.primary_mailbox.email_address);
+    watchProcessed(base, admin, created.primary_mailbox.id, processed, stopStreams.signal);
+  }
+  const body = await buildBody();
 
-  console.log(`inbound SMTP ingest: 20 KiB text + 100 KiB attachment, ${connections} connections, ${seconds} s per run, ${rounds} rounds, PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`);
+  console.log(
+    `inbound SMTP ingest: ${small ? "8 KiB text" : "20 KiB text + 100 KiB attachment"} (${(body.length / 1024).toFixed(0)} KiB on the wire), ${connections} connections, ${mailboxCount} mailbox(es), ${seconds} s per run, ${rounds} rounds, ${pglite ? "PGlite (embedded)" : `PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`}`,
+  );
   for (let round = 1; round <= rounds; round++) {
-    const ceiling = await drive(barePort, rcpt);
-    const started = new Date();
-    const service = await drive(smtpPort, rcpt);
+    const bareCpu0 = cpuMsOf(bare.pid);
+    const ceiling = await drive(barePort, rcpts, body);
+    const bareCpu = cpuMsOf(bare.pid) - bareCpu0;
+    const svcCpu0 = cpuMsOf(svc.proc.pid);
+    const pgCpu0 = pgCpuMs(dbName);
+    const service = await drive(smtpPort, rcpts, body);
     // Every accepted message must get processed; wait for the backlog (bounded).
-    const deadline = Date.now() + 120_000;
-    let pending = 1;
-    while (Date.now() < deadline) {
-      const [row] = await sql<{ pending: number }[]>`select count(*)::int as pending from messages where created_at >= ${started} and processed_at is null`;
-      pending = row!.pending;
-      if (pending === 0) break;
-      await Bun.sleep(200);
-    }
-    const [lag] = await sql<{ n: number; p50: number; p99: number; max: number; over2s: number }[]>`
-      select count(*)::int as n,
-             percentile_cont(0.5) within group (order by extract(epoch from processed_at - created_at)) * 1000 as p50,
-             percentile_cont(0.99) within group (order by extract(epoch from processed_at - created_at)) * 1000 as p99,
-             max(extract(epoch from processed_at - created_at)) * 1000 as max,
-             count(*) filter (where processed_at - created_at > interval '2 seconds')::int as over2s
-      from messages where created_at >= ${started} and processed_at is not null`;
+    const deadline = performance.now() + 120_000;
+    const ids = service.sent.filter((s) => s.id !== null) as { id: string; at: number }[];
+    while (performance.now() < deadline && ids.some((s) => !processed.has(s.id))) await Bun.sleep(100);
+    const svcCpu = cpuMsOf(svc.proc.pid) - svcCpu0;
+    const pgCpu = pgCpuMs(dbName) - pgCpu0;
+    const lags = ids.filter((s) => processed.has(s.id)).map((s) => processed.get(s.id)! - s.at);
+    lags.sort((a, b) => a - b);
+    const unprocessed = ids.length - lags.length;
     console.log(
-      `round ${round}: ceiling ${fmt(ceiling.perSecond)} msg/s (p50 ${fmt(ceiling.p50)} ms, p99 ${fmt(ceiling.p99)} ms) | service ${fmt(service.perSecond)} msg/s (p50 ${fmt(service.p50)} ms, p99 ${fmt(service.p99)} ms) = ${((100 * service.perSecond) / ceiling.perSecond).toFixed(0)}% of ceiling | processed ${lag!.n}/${service.count}, unprocessed ${pending}, accept→processed p50 ${fmt(Number(lag!.p50))} ms, p99 ${fmt(Number(lag!.p99))} ms, max ${fmt(Number(lag!.max))} ms, over 2 s: ${lag!.over2s}`,
+      `round ${round}: ceiling ${fmt(ceiling.perSecond)} msg/s (p50 ${fmt(ceiling.p50)} ms, p99 ${fmt(ceiling.p99)} ms, ${fmt(bareCpu / ceiling.count)} ms CPU/msg)` +
+        ` | service ${fmt(service.perSecond)} msg/s (p50 ${fmt(service.p50)} ms, p99 ${fmt(service.p99)} ms, max ${fmt(service.max)} ms) = ${((100 * service.perSecond) / ceiling.perSecond).toFixed(0)}% of ceiling` +
+        ` | processed ${lags.length}/${service.count}, unprocessed ${unprocessed}, 250→processed p50 ${fmt(pct(lags, 0.5))} ms, p99 ${fmt(pct(lags, 0.99))} ms, max ${fmt(lags.at(-1) ?? NaN)} ms, over 2 s: ${lags.filter((l) => l > 2000).length}` +
+        ` | CPU per message: service ${fmt(svcCpu / service.count)} ms${db ? ` + PostgreSQL backends ${fmt(pgCpu / service.count)} ms` : " (database included)"}`,
     );
   }
-  await sql.end();
 } finally {
+  stopStreams.abort();
   bare.kill("SIGTERM");
   await stop(svc.proc);
-  await db.drop();
+  await db?.drop();
 }

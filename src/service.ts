@@ -30,6 +30,7 @@ import { readFileSync } from "node:fs";
 import { JobRunner } from "./jobs/runner.ts";
 import { Assessor } from "./mail/assess/index.ts";
 import { Ingest } from "./mail/ingest.ts";
+import { nativeBlobWriter } from "./mail/blobs.ts";
 import { RecentRaw } from "./mail/recent-raw.ts";
 import { Deliverer } from "./mail/outbound/deliver.ts";
 import { MailParser } from "./mail/parse/index.ts";
@@ -135,7 +136,10 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     cleanups.push(() => parser.close());
     const recipients = new Recipients(database.db, config.mailDomain);
     const recentRaw = new RecentRaw();
-    const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke(), recentRaw);
+    // On PostgreSQL raw bytes go through a client that sends them as binary (src/mail/blobs.ts).
+    const blobWriter = config.databaseUrl ? nativeBlobWriter(config.databaseUrl) : undefined;
+    if (blobWriter) cleanups.push(() => blobWriter.close());
+    const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke(), recentRaw, blobWriter ? { write: blobWriter.write, parallel: 2 } : {});
     const assessor = new Assessor({ mailDomain: config.mailDomain, dnsTimeoutMs: config.dnsTimeoutMs });
     cleanups.push(() => assessor.close());
     const processor = new InboundProcessor(database.db, mailboxesClient, parser, assessor, recentRaw);

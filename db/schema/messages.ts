@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigint, bigserial, boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { jsonb } from "./json.ts";
 import type { AuthResults, HeaderField } from "../../src/mail/types.ts";
+import type { TransferEncoding } from "../../src/mail/parse/body-ranges.ts";
 import { mailboxes } from "./accounts.ts";
 import { bytea } from "./bytea.ts";
 import { timestampNow as at } from "./columns.ts";
@@ -123,9 +124,15 @@ export const attachments = pgTable(
     mimeType: text("mime_type").notNull(),
     size: integer("size").notNull(),
     contentId: text("content_id"),
-    sha256: text("sha256")
-      .notNull()
-      .references(() => blobs.sha256),
+    /**
+     * The decoded bytes in `blobs`, for an attachment whose place in the raw message could not
+     * be proven at processing; null when the bytes are read from the message's raw bytes: the
+     * encoded body at `raw_offset` (0-based) of `raw_length` bytes, decoded with `transfer_encoding`.
+     */
+    sha256: text("sha256").references(() => blobs.sha256),
+    rawOffset: integer("raw_offset"),
+    rawLength: integer("raw_length"),
+    transferEncoding: text("transfer_encoding").$type<TransferEncoding>(),
   },
   (t) => [index("attachments_message_idx").on(t.messageId, t.position)],
 );

@@ -1,6 +1,6 @@
 import type { Mailboxes } from "../../actors/mailbox/client.ts";
 import type { Db } from "../../db/client.ts";
-import { putBlob } from "./blobs.ts";
+import { BlobWriter, putBlobs, type WriteBlobs } from "./blobs.ts";
 import { arrivalHead } from "./arrival-head.ts";
 import { readHead } from "./parse/head.ts";
 import type { RecentRaw } from "./recent-raw.ts";
@@ -24,15 +24,21 @@ export interface Arrival {
  * that is committed: only then may the caller answer 250 or 202.
  */
 export class Ingest {
+  private readonly blobs: BlobWriter;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly mailboxes: Mailboxes,
     private readonly onStored: () => void,
     private readonly recent?: RecentRaw,
-  ) {}
+    /** How raw bytes are written (default: through `db`), and how many writes may be in flight (1 for the embedded database's single connection). */
+    blobs: { write?: WriteBlobs; parallel?: number } = {},
+  ) {
+    this.blobs = new BlobWriter(blobs.write ?? ((items) => putBlobs(db, items)), blobs.parallel ?? 1);
+  }
 
   async accept(arrival: Arrival): Promise<{ ids: string[] }> {
-    const rawSha256 = await putBlob(this.db, arrival.raw);
+    const rawSha256 = await this.blobs.put(arrival.raw);
     this.recent?.put(rawSha256, arrival.raw);
     const head = arrivalHead(arrival.headers ?? readHead(arrival.raw));
     const envelope: Envelope = {

@@ -115,9 +115,15 @@ export class InboundProcessor {
   }
 
   private async fromParsed(mail: ParsedMail, extracted: string, assessment: ProcessedMail["assessment"]): Promise<ProcessedMail> {
-    const stored = [];
+    const stored: ProcessedMail["attachments"] = [];
     for (const a of mail.attachments) {
-      stored.push({ filename: a.filename, mimeType: a.contentType, size: a.size, contentId: a.contentId, sha256: await putBlob(this.db, a.content) });
+      const about = { filename: a.filename, mimeType: a.contentType, size: a.size, contentId: a.contentId };
+      // An attachment found in the raw message is served from there; only the others are stored apart.
+      stored.push(
+        a.raw
+          ? { ...about, sha256: null, rawOffset: a.raw.offset, rawLength: a.raw.length, transferEncoding: a.raw.encoding }
+          : { ...about, sha256: await putBlob(this.db, a.content), rawOffset: null, rawLength: null, transferEncoding: null },
+      );
     }
     return {
       headers: mail.headers,

@@ -1,3 +1,4 @@
+import type { TransferEncoding } from "./parse/body-ranges.ts";
 /**
  * What the inbound pipeline knows of a message after parsing and assessment. Plain data
  * (structured-clone safe) so a worker can hand it back and a job can carry it.
@@ -26,6 +27,8 @@ export interface ParsedAttachment {
   disposition: "attachment" | "inline" | null;
   content: Uint8Array;
   size: number;
+  /** Where the encoded body lies in the raw message, when decoding it was proven to give `content`. */
+  raw?: { offset: number; length: number; encoding: TransferEncoding };
 }
 
 export interface ParsedMail {
@@ -100,6 +103,16 @@ export interface ProcessedMail {
   htmlBody: string | null;
   extractedText: string | null;
   snippet: string;
-  attachments: { filename: string | null; mimeType: string; size: number; contentId: string | null; sha256: string }[];
+  /** Each attachment's bytes: a blob (`sha256`), or a range of the raw message (`rawOffset`…, see parse/body-ranges.ts). */
+  attachments: {
+    filename: string | null;
+    mimeType: string;
+    size: number;
+    contentId: string | null;
+    sha256: string | null;
+    rawOffset: number | null;
+    rawLength: number | null;
+    transferEncoding: TransferEncoding | null;
+  }[];
   assessment: Assessment;
 }

@@ -1,6 +1,7 @@
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { capConnectionsPerClient } from "./client-address.ts";
 import { connectionOf } from "./connection.ts";
+import { installDataScan } from "./data-scan.ts";
 import { createHandlers } from "./handlers.ts";
 import { REPLY, smtpError, tooManyFromAddress } from "./replies.ts";
 import { SessionGuard } from "./session-guard.ts";
@@ -31,6 +32,7 @@ const CLIENT_GONE = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH",
  * after DATA is only sent once `accept` says the message is durable.
  */
 export async function startSmtpIngress(opts: SmtpIngressOptions, deps: SmtpIngressDeps): Promise<SmtpIngress> {
+  installDataScan();
   const limits = { ...DEFAULTS, ...definedOnly(opts) };
   // The caller names the component (service.ts passes a child logger already).
   const log = opts.log;

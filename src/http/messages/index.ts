@@ -5,6 +5,7 @@ import { messageLabelIds } from "../../../actors/mailbox/organize.ts";
 import type { Db } from "../../../db/client.ts";
 import { attachments, deliveryEvents, messageLabels, messages } from "../../../db/schema/index.ts";
 import { getBlob } from "../../mail/blobs.ts";
+import { attachmentBytes } from "../../mail/attachment-bytes.ts";
 import { messageSubjectFilter } from "../../search/vectors.ts";
 import type { Owners } from "../../domain/owners.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -186,7 +187,7 @@ export function messageRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, muta
           .where(and(eq(attachments.id, params.attachmentId), eq(attachments.messageId, row.id)))
           .limit(1);
         if (!file) throw notFound("attachment", params.attachmentId);
-        return download(await blob(file.sha256), safeContentType(file.mimeType), contentDisposition(file.filename, `attachment-${file.position + 1}`));
+        return download(await attachmentBytes(db, row.rawSha256, file), safeContentType(file.mimeType), contentDisposition(file.filename, `attachment-${file.position + 1}`));
       },
       {
         params: AttachmentParams,

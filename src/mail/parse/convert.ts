@@ -4,6 +4,7 @@ import type { HeaderField, MailAddress, ParsedAttachment, ParsedMail } from "../
 import { clean, decodeFieldValue, scanHead } from "./head.ts";
 import { MAX_HEAD_BYTES, MAX_PARTS, WORKER_HEAD_LIMITS } from "./limits.ts";
 import { repair } from "./repair.ts";
+import { decodeBody, decodeCleanBase64, isCleanBase64, splitLeaves, type Leaf } from "./body-ranges.ts";
 
 const OPTIONS = {
   // Our own work happens elsewhere: extract.ts renders HTML for the model, and nothing
@@ -18,16 +19,120 @@ const OPTIONS = {
   maxChildNodes: MAX_PARTS,
 } as SimpleParserOptions;
 
-/** Parses in the calling thread, with no budget: the worker pool (index.ts) wraps this. */
+/**
+ * Parses in the calling thread, with no budget: the worker pool (index.ts) wraps this. Each
+ * attachment whose encoded body is found in `raw` carries its range (ParsedAttachment.raw).
+ * Large base64 attachments are cut out of what mailparser reads (see cutAttachments): they
+ * are decoded natively here, and mailparser, which decodes in JavaScript, parses the rest.
+ */
 export async function parseInline(raw: Uint8Array): Promise<ParsedMail> {
   const head = scanHead(raw, WORKER_HEAD_LIMITS);
   const input = repair(raw, head);
-  const parsed = await simpleParser(Buffer.from(input.buffer, input.byteOffset, input.byteLength), OPTIONS);
-  const mail = toParsedMail(parsed);
+  const leaves = splitLeaves(raw);
+  // Only an unrepaired message: the cut input must be the raw bytes with bodies left out.
+  const plan = input === raw && leaves ? cutAttachments(raw, leaves) : null;
+  let mail = plan ? restoreCut(await mailparse(plan.input), plan) : null;
+  mail ??= await mailparse(input);
+  if (leaves) locateAttachments(raw, leaves, mail.attachments);
   // The headers as the sender wrote them, not as repair() may have rewritten them.
   mail.headers = head.fields;
   mail.subject = subjectOf(head.fields);
   return mail;
+}
+
+const mailparse = async (input: Uint8Array) => toParsedMail(await simpleParser(Buffer.from(input.buffer, input.byteOffset, input.byteLength), OPTIONS));
+
+/** Bodies smaller than this are left to mailparser: cutting them saves nothing. */
+const CUT_MIN_BYTES = 1024;
+const MARKER_MAGIC = Buffer.from("\0MRCUT", "latin1");
+
+interface CutPlan {
+  input: Uint8Array;
+  nonce: Buffer;
+  /** Leaf indexes of the cut bodies, by marker number. */
+  cut: number[];
+  leaves: Leaf[];
+  raw: Uint8Array;
+}
+
+/**
+ * Replaces the body of every large, cleanly base64-encoded non-text leaf with a marker (18
+ * bytes, base64: magic, a nonce of this parse, the marker's number), which mailparser reports
+ * as that attachment's content. Text, message and multipart parts are never cut: their bytes
+ * feed the text the rules read. Null when nothing is worth cutting.
+ */
+function cutAttachments(raw: Uint8Array, leaves: Leaf[]): CutPlan | null {
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(8)));
+  const pieces: Uint8Array[] = [];
+  const cut: number[] = [];
+  let at = 0;
+  leaves.forEach((leaf, i) => {
+    if (leaf.encoding !== "base64" || leaf.bodyEnd - leaf.bodyStart < CUT_MIN_BYTES) return;
+    if (!leaf.type || /^(?:text|message|multipart)\//.test(leaf.type)) return;
+    if (!isCleanBase64(raw.subarray(leaf.bodyStart, leaf.bodyEnd))) return;
+    const marker = Buffer.alloc(18);
+    MARKER_MAGIC.copy(marker, 0);
+    nonce.copy(marker, 6);
+    marker.writeUInt32BE(cut.length, 14);
+    pieces.push(raw.subarray(at, leaf.bodyStart), Buffer.from(marker.toString("base64"), "latin1"));
+    at = leaf.bodyEnd;
+    cut.push(i);
+  });
+  if (cut.length === 0) return null;
+  pieces.push(raw.subarray(at));
+  return { input: Buffer.concat(pieces), nonce, cut, leaves, raw };
+}
+
+/**
+ * Puts the cut attachments' bytes back in place of their markers. Null (parse the whole
+ * message instead) unless every marker came back exactly once, as an attachment.
+ */
+function restoreCut(mail: ParsedMail, plan: CutPlan): ParsedMail | null {
+  const found = new Set<number>();
+  for (const a of mail.attachments) {
+    const c = a.content;
+    if (c.byteLength !== 18 || !MARKER_MAGIC.equals(c.subarray(0, 6)) || !plan.nonce.equals(c.subarray(6, 14))) continue;
+    const n = Buffer.from(c.buffer, c.byteOffset, 18).readUInt32BE(14);
+    const leaf = plan.leaves[plan.cut[n] ?? -1];
+    if (!leaf || found.has(n)) return null;
+    found.add(n);
+    const body = plan.raw.subarray(leaf.bodyStart, leaf.bodyEnd);
+    a.content = ownBytes(Buffer.from(decodeCleanBase64(body)));
+    a.size = a.content.byteLength;
+    a.raw = { offset: leaf.bodyStart, length: leaf.bodyEnd - leaf.bodyStart, encoding: "base64" };
+  }
+  return found.size === plan.cut.length ? mail : null;
+}
+
+/**
+ * Gives each attachment not placed yet the range of the first later leaf whose decoded body
+ * equals its content; one with no such leaf keeps no range (its bytes are stored apart).
+ */
+function locateAttachments(raw: Uint8Array, leaves: Leaf[], attachments: ParsedAttachment[]): void {
+  const leafAt = new Map(leaves.map((l, i) => [l.bodyStart, i]));
+  const used = new Set(attachments.filter((a) => a.raw).map((a) => leafAt.get(a.raw!.offset)));
+  const decoded = new Map<number, Uint8Array>();
+  let next = 0;
+  for (const a of attachments) {
+    if (a.raw) {
+      next = (leafAt.get(a.raw.offset) ?? -1) + 1;
+      continue;
+    }
+    for (let i = next; i < leaves.length; i++) {
+      if (used.has(i)) continue;
+      const leaf = leaves[i]!;
+      const body = raw.subarray(leaf.bodyStart, leaf.bodyEnd);
+      // Decoding only ever shrinks a body: one shorter than the content cannot hold it.
+      if (body.byteLength < a.content.byteLength || (leaf.encoding === "identity" && body.byteLength !== a.content.byteLength)) continue;
+      let bytes = decoded.get(i);
+      if (!bytes) decoded.set(i, (bytes = decodeBody(body, leaf.encoding)));
+      if (Buffer.compare(bytes, a.content) !== 0) continue;
+      a.raw = { offset: leaf.bodyStart, length: body.byteLength, encoding: leaf.encoding };
+      used.add(i);
+      next = i + 1;
+      break;
+    }
+  }
 }
 
 export function toParsedMail(p: MpParsed): ParsedMail {

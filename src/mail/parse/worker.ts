@@ -16,9 +16,8 @@ serveWorker<ParseRequest, Parsed>(
   async ({ raw, assess }) => {
     const mail = await parseInline(raw);
     const extractedText = extractText({ text: mail.text, html: mail.html });
-    if (!assess) return { mail, extractedText };
-    const content = assessMessageContent({ mail, headers: mail.headers, envelope: assess.envelope }, assess.mailDomain);
-    return { mail, extractedText, content };
+    const content = assess ? assessMessageContent({ mail, headers: mail.headers, envelope: assess.envelope }, assess.mailDomain) : undefined;
+    return assess ? { mail, extractedText, content } : { mail, extractedText };
   },
   // Attachments move to the main thread instead of being copied (each owns its buffer).
   ({ mail }) => [...new Set(mail.attachments.map((a) => a.content.buffer as ArrayBuffer))],

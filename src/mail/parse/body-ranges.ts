@@ -1,0 +1,188 @@
+/**
+ * Where each leaf part's body lies in the raw bytes of a message, and how it is encoded. The
+ * raw message is the one stored copy of every byte: an attachment is kept as the range of its
+ * encoded body in it, and decoded when downloaded (decodeBody), instead of being stored a
+ * second time. Used by the parser's worker (convert.ts), which keeps a range only when decoding
+ * it gives exactly the bytes the parser reported, so a range is never a guess.
+ *
+ * The splitter is deliberately simple (RFC 2046 multiparts, nothing repaired): on anything it
+ * does not understand it answers null, and the message is handled the old way.
+ */
+
+export type TransferEncoding = "base64" | "quoted-printable" | "identity";
+
+export interface Leaf {
+  /** Offsets into the raw bytes; the body is [bodyStart, bodyEnd). */
+  bodyStart: number;
+  bodyEnd: number;
+  /** type/subtype, lowercase ("" when the part has no Content-Type). */
+  type: string;
+  encoding: TransferEncoding;
+}
+
+const MAX_DEPTH = 50;
+const MAX_LEAVES = 2000;
+const MAX_PART_HEAD = 64 * 1024;
+
+/** The leaf parts of a message in order (a message/* part counts as a leaf), or null. */
+export function splitLeaves(raw: Uint8Array): Leaf[] | null {
+  const buf = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  const leaves: Leaf[] = [];
+  return walk(buf, 0, buf.length, 0, leaves) ? leaves : null;
+}
+
+function walk(buf: Buffer, start: number, end: number, depth: number, leaves: Leaf[]): boolean {
+  if (depth > MAX_DEPTH || leaves.length >= MAX_LEAVES) return false;
+  const head = readPartHead(buf, start, end);
+  if (!head) return false;
+  const ctype = head.fields.get("content-type") ?? "";
+  const type = ctype.split(";")[0]!.trim().toLowerCase();
+  if (type.startsWith("multipart/")) {
+    const boundary = param(ctype, "boundary");
+    if (!boundary) return false;
+    const parts = splitMultipart(buf, head.bodyStart, end, boundary);
+    if (!parts) return false;
+    for (const [s, e] of parts) if (!walk(buf, s, e, depth + 1, leaves)) return false;
+    return true;
+  }
+  const cte = (head.fields.get("content-transfer-encoding") ?? "").trim().toLowerCase();
+  const encoding: TransferEncoding = cte === "base64" ? "base64" : cte === "quoted-printable" ? "quoted-printable" : "identity";
+  leaves.push({ bodyStart: head.bodyStart, bodyEnd: end, type, encoding });
+  return true;
+}
+
+/** The first value of each field of a part's head (unfolded), and where its body starts. */
+function readPartHead(buf: Buffer, start: number, end: number): { fields: Map<string, string>; bodyStart: number } | null {
+  const fields = new Map<string, string>();
+  let at = start;
+  let current: [string, string] | null = null;
+  const flush = () => {
+    if (current && !fields.has(current[0])) fields.set(current[0], current[1]);
+    current = null;
+  };
+  while (at < end) {
+    if (at - start > MAX_PART_HEAD) return null;
+    let nl = buf.indexOf(0x0a, at);
+    if (nl < 0 || nl >= end) nl = end;
+    const lineEnd = nl > at && buf[nl - 1] === 0x0d ? nl - 1 : nl;
+    const next = Math.min(nl + 1, end);
+    if (lineEnd === at) {
+      flush();
+      return { fields, bodyStart: next };
+    }
+    const line = buf.toString("latin1", at, lineEnd);
+    if ((line[0] === " " || line[0] === "\t") && current) {
+      current[1] += line;
+    } else {
+      flush();
+      const colon = line.indexOf(":");
+      // A line that is not a field ends a head without a blank line: not a shape we vouch for.
+      if (colon <= 0) return null;
+      current = [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1)];
+    }
+    at = next;
+  }
+  // A head with no body at all.
+  flush();
+  return { fields, bodyStart: end };
+}
+
+function param(value: string, name: string): string | null {
+  const m = new RegExp(`;\\s*${name}\\s*=\\s*(?:"([^"]*)"|([^\\s;]+))`, "i").exec(value);
+  return m ? (m[1] ?? m[2] ?? null) : null;
+}
+
+/**
+ * The parts between the delimiter lines of one multipart body, each ending before the line
+ * break that precedes the next delimiter. Null without a closing delimiter inside the range.
+ */
+function splitMultipart(buf: Buffer, start: number, end: number, boundary: string): [number, number][] | null {
+  const delimiter = Buffer.from(`--${boundary}`, "latin1");
+  const parts: [number, number][] = [];
+  let partStart = -1;
+  let from = start;
+  while (from < end) {
+    const at = buf.indexOf(delimiter, from);
+    if (at < 0 || at + delimiter.length > end) return null;
+    from = at + delimiter.length;
+    if (at !== start && buf[at - 1] !== 0x0a) continue; // not at the start of a line
+    let nl = buf.indexOf(0x0a, from);
+    if (nl < 0 || nl > end) nl = end;
+    const rest = buf.toString("latin1", from, nl).replace(/[ \t\r]+$/, "");
+    if (rest !== "" && rest !== "--") continue; // a longer boundary that starts with this one
+    if (partStart >= 0) {
+      let partEnd = at - 1; // the LF before the delimiter
+      if (partEnd > partStart && buf[partEnd - 1] === 0x0d) partEnd--;
+      parts.push([partStart, Math.max(partStart, partEnd)]);
+    }
+    if (rest === "--") return parts;
+    partStart = Math.min(nl + 1, end);
+    from = partStart;
+  }
+  return null;
+}
+
+const NOT_BASE64 = /[^A-Za-z0-9+/=]/g;
+
+// 1: a base64 character, 2: a line break, 3: padding.
+const B64_CLASS = new Uint8Array(256);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") B64_CLASS[c.charCodeAt(0)] = 1;
+B64_CLASS[0x0d] = 2;
+B64_CLASS[0x0a] = 2;
+B64_CLASS[0x3d] = 3;
+
+/** True when a base64 body is only base64 characters and line breaks, padded at the end only. */
+export function isCleanBase64(body: Uint8Array): boolean {
+  let padded = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = B64_CLASS[body[i]!]!;
+    if (c === 1) {
+      if (padded) return false;
+    } else if (c === 3) padded = true;
+    else if (c !== 2) return false;
+  }
+  return true;
+}
+
+/** A body isCleanBase64 accepted, decoded natively (which skips the line breaks). */
+export function decodeCleanBase64(body: Uint8Array): Uint8Array {
+  return own(Buffer.from(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("latin1"), "base64"));
+}
+
+/** The bytes a body decodes to, the way the parser decodes them (libbase64, libqp). */
+export function decodeBody(body: Uint8Array, encoding: TransferEncoding): Uint8Array {
+  const buf = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (encoding === "identity") return body;
+  if (encoding === "quoted-printable") return own(qpDecode(buf.toString("latin1")));
+  // The native decoder skips line breaks; anything else is first stripped as libbase64 does.
+  if (isCleanBase64(body)) return decodeCleanBase64(body);
+  let text = buf.toString("latin1").replace(NOT_BASE64, "");
+  const pad = text.indexOf("=");
+  // Padding inside the data: each padded segment on its own, as libbase64 does.
+  if (pad >= 0 && /[A-Za-z0-9+/]/.test(text.slice(pad))) {
+    return own(Buffer.concat(text.split(/=+/).filter(Boolean).map((s) => Buffer.from(s, "base64"))));
+  }
+  return own(Buffer.from(text, "base64"));
+}
+
+const HEX = /^[\da-fA-F]{2}$/;
+
+/** Quoted-printable as libqp decodes it: trailing blanks and soft breaks dropped, `=XX` a byte, anything else as is. */
+function qpDecode(input: string): Buffer {
+  const str = input.replace(/[\t ]+$/gm, "").replace(/=(?:\r?\n|$)/g, "");
+  const out = Buffer.allocUnsafe(str.length);
+  let n = 0;
+  let from = 0;
+  for (let i = str.indexOf("="); i >= 0; i = str.indexOf("=", i + 1)) {
+    const hex = str.substr(i + 1, 2);
+    if (!HEX.test(hex)) continue;
+    n += out.write(str.slice(from, i), n, "latin1");
+    out[n++] = parseInt(hex, 16);
+    from = i + 3;
+    i += 2;
+  }
+  n += out.write(str.slice(from), n, "latin1");
+  return out.subarray(0, n);
+}
+
+const own = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
