@@ -131,7 +131,11 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const recipients = new Recipients(database.db, config.mailDomain);
     const recentRaw = new RecentRaw();
     const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke(), recentRaw);
-    const assessor = new Assessor({ mailDomain: config.mailDomain, dnsTimeoutMs: config.dnsTimeoutMs });
+    const assessor = new Assessor({
+      mailDomain: config.mailDomain,
+      dnsTimeoutMs: config.dnsTimeoutMs,
+      trust: { relays: config.trustedRelays, authservIds: config.trustedAuthservIds },
+    });
     cleanups.push(() => assessor.close());
     const processor = new InboundProcessor(database.db, mailboxesClient, parser, assessor, recentRaw);
     const deliverer = new Deliverer(database.db, mailboxesClient, recipients, ingest, {

@@ -1,5 +1,5 @@
 /** Links: where they claim to go, where they go, and how. */
-import { asciiHost, isIpHost, sameOrg } from "../domains.ts";
+import { asciiHost, isIpHost, orgDomain, sameOrg } from "../domains.ts";
 import type { AssessContext } from "../model.ts";
 
 // Anchor text is capped at 256 chars (html.ts), which bounds these patterns.
@@ -14,12 +14,16 @@ export function shownHost(text: string): string {
   return asciiHost(m[1]!);
 }
 
-/** Anchor text shows one organisation's URL/domain while the href goes to another. */
+/**
+ * Anchor text shows one organisation's URL/domain while the href goes to another. A link
+ * through the sender's click tracking (ctx.trackingOrgs: list and ESP mail only) is how
+ * newsletters count clicks, not deception.
+ */
 export const linkTextMismatch = (ctx: AssessContext): boolean =>
   ctx.links.some((l) => {
     if (l.text === null || !l.host || (l.scheme !== "http:" && l.scheme !== "https:")) return false;
     const shown = shownHost(l.text);
-    return shown !== "" && !sameOrg(shown, l.host);
+    return shown !== "" && !sameOrg(shown, l.host) && !ctx.trackingOrgs.has(orgDomain(l.host));
   });
 
 /** A link to a bare IPv4/IPv6 address (obfuscated forms like http://3232235777 are normalised by the URL parser). */
