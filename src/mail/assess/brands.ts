@@ -16,7 +16,7 @@ export interface Brand {
 }
 
 export const BRANDS: Brand[] = [
-  { label: "paypal", display: ["paypal"], domains: ["paypal.com", "paypal.me", "xoom.com"] },
+  { label: "paypal", display: ["paypal"], domains: ["paypal.com", "paypal.me", "xoom.com", "paypal-communication.com", "paypalobjects.com"] },
   { label: "apple", display: ["apple support", "apple id", "apple store", "icloud", "itunes", "app store", "apple pay"], domains: ["apple.com", "icloud.com", "me.com", "mac.com", "itunes.com"] },
   { label: "microsoft", display: ["microsoft", "office 365", "office365", "microsoft 365", "outlook team", "onedrive", "sharepoint", "windows defender", "xbox"], domains: ["microsoft.com", "office.com", "office365.com", "microsoftonline.com", "outlook.com", "live.com", "hotmail.com", "sharepoint.com", "onedrive.com", "xbox.com", "microsoftstore.com"] },
   { label: "google", display: ["google", "gmail", "youtube"], domains: ["google.com", "gmail.com", "googlemail.com", "youtube.com", "withgoogle.com"] },
@@ -55,6 +55,9 @@ export const BRANDS: Brand[] = [
   { label: "ups", display: ["ups"], domains: ["ups.com"], fuzzy: false },
   { label: "ebay", display: ["ebay"], domains: ["ebay.com"], fuzzy: false },
   { label: "spotify", display: ["spotify"], domains: ["spotify.com"] },
+  { label: "sparkasse", display: ["sparkasse"], domains: ["sparkasse.de", "s-finanzgruppe.de"] },
+  { label: "santander", display: ["santander", "banco santander"], domains: ["santander.com", "santander.es", "santander.co.uk", "santander.de"] },
+  { label: "laposte", display: ["la poste", "colissimo"], domains: ["laposte.fr", "laposte.net", "colissimo.fr"] },
 ];
 
 /**
@@ -124,6 +127,8 @@ export function imitatedBrand(host: string): Brand | null {
     if (brand.fuzzy !== false && brand.label.length >= 6 && editDistanceAtMostOne(label, brand.label)) return brand;
     const parts = label.split("-");
     if (parts.length > 1 && parts.includes(brand.label) && parts.some((p) => LURE_WORDS.has(p))) return brand;
+    // A part that reads as the brand without being it: "paypa1-support".
+    if (parts.length > 1 && parts.length <= 6 && parts.some((p) => p !== brand.label && skeleton(p) === brand.label)) return brand;
   }
   return null;
 }

@@ -1,5 +1,9 @@
 /** Links: where they claim to go, where they go, and how. */
+import { BRANDS, brandOwns } from "../brands.ts";
 import { asciiHost, isIpHost, orgDomain, sameOrg } from "../domains.ts";
+
+/** Both hosts are domains of one well-known brand (paypal.com and paypal-communication.com). */
+const sameBrand = (a: string, b: string) => BRANDS.some((brand) => brandOwns(brand, a) && brandOwns(brand, b));
 import type { AssessContext } from "../model.ts";
 
 // Anchor text is capped at 256 chars (html.ts), which bounds these patterns.
@@ -23,7 +27,7 @@ export const linkTextMismatch = (ctx: AssessContext): boolean =>
   ctx.links.some((l) => {
     if (l.text === null || !l.host || (l.scheme !== "http:" && l.scheme !== "https:")) return false;
     const shown = shownHost(l.text);
-    return shown !== "" && !sameOrg(shown, l.host) && !ctx.trackingOrgs.has(orgDomain(l.host));
+    return shown !== "" && !sameOrg(shown, l.host) && !sameBrand(shown, l.host) && !ctx.trackingOrgs.has(orgDomain(l.host));
   });
 
 /** A link to a bare IPv4/IPv6 address (obfuscated forms like http://3232235777 are normalised by the URL parser). */

@@ -54,7 +54,7 @@ function possessedBrands(normalized: string): Brand[] {
 const PHONE = /(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]\d{3}[\s.-]\d{4}\b|\+\d{1,3}[\s.-]\d{2,4}[\s.-]\d{3,4}[\s.-]\d{3,4}\b/;
 const CALL = /\b(?:call|dial|phone|contact|reach|helpline|toll[- ]?free|customer (?:care|support|service)|billing (?:department|team|support))\b/;
 // A charge the reader did not make, to be undone over the phone.
-const DISPUTE = /\b(?:(?:did ?n[o']t|do not|not) (?:authori[sz]e|make|place|request|recogni[sz]e|initiate|order)|unauthori[sz]ed|to cancel|cancel(?:lation)?|refund|dispute|reverse (?:the|this) (?:charge|transaction))\b/;
+const DISPUTE = /\b(?:(?:did ?n[o']t|do not|not|never) (?:authori[sz]ed?|make|made|place|placed|request|requested|recogni[sz]e|initiate|order|ordered)|unauthori[sz]ed|to cancel|cancel(?:lation)?|refund|dispute|reverse (?:the|this) (?:charge|transaction))\b/;
 const CHARGE = /\b(?:order|invoice|receipt|renew(?:al|ed)?|subscription|charged?|debited|transaction|purchase|payment|membership)\b/;
 
 /** A phone number to call to cancel or dispute an order, renewal or charge: the callback scam. */
