@@ -52,3 +52,17 @@ const cases: Record<string, () => unknown> = {
 };
 console.log(`\ntext extraction (median of ${runs})`);
 for (const [name, work] of Object.entries(cases)) console.log(`  ${name.padEnd(24)} ${timed(work).toFixed(1).padStart(8)} ms`);
+
+// Reply splitting on lines built to make the header rules work hardest (1 MiB each).
+const MB = 1024 * 1024;
+const fill = (line: string) => line.repeat(Math.ceil(MB / line.length)).slice(0, MB);
+const replyCases: Record<string, string> = {
+  '"Am … schrieb …:" lead words': fill(`${"Am 1 ".repeat(110)}schrieb ${"x ".repeat(20)}:\n`),
+  '"schrieb" repeated': fill(`${"schrieb ".repeat(70)}:\n`),
+  "Outlook field lines": fill("From: a\nTo: b\n"),
+  "date-only header lines": fill("2024-01-08 9:14 Bob <bob@example.com>:\nx\n"),
+  "quoted lines": fill("> quoted text\n"),
+  "long lines, no breaks": "On 1 wrote ".repeat(MB / 11),
+};
+console.log(`\nreply splitting, 1 MiB text bodies (median of ${runs})`);
+for (const [name, body] of Object.entries(replyCases)) console.log(`  ${name.padEnd(32)} ${timed(() => extractText({ text: body, html: null })).toFixed(1).padStart(8)} ms`);

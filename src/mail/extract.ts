@@ -83,6 +83,8 @@ const LEAD_INSIDE = new RegExp(`(?:^|\\s|-{2,})(?:${LEADS.filter((l) => !l.start
 // A date, a time of day, or an address in a header line (a sentence ending in "wrote:" has none).
 const HAS_TIME = /\d{1,2}[:.h]\d{2}(?!\d)/;
 const HAS_DATE = /\d{1,4}[-/.年년]\s?\d{1,2}[-/.月월]\s?\d{1,4}|\d{4}年|\b\d{1,2}\.?\s\p{L}{3,}\.?\s\d{4}\b|\b\p{L}{3,}\.?\s\d{1,2},?\s\d{4}\b/u;
+const DIGIT = /\d/;
+const COLON_OR_RULE = /[:：_=-]/;
 const HAS_ADDRESS = /[^\s<>()[\]@]+@[^\s<>()[\]@]+\.[^\s<>()[\]@]+/;
 const ENDS_WITH_ADDRESS = /(?:[>)\]]|@[^\s@]+\.[a-z]{2,})\s?[:：]$/i;
 
@@ -321,7 +323,7 @@ function replyHeaderAt(lines: string[], i: number): { span: number; before: stri
       joined += ` ${next}`;
     }
     if (joined.length > MAX_HEADER_LINE) break;
-    if (WROTE_END.test(joined)) {
+    if (endsWithWrote(joined)) {
       const before = textBeforeHeader(joined);
       if (before === null) break;
       const head = joined.slice(before.length);
@@ -330,8 +332,10 @@ function replyHeaderAt(lines: string[], i: number): { span: number; before: stri
       }
       break;
     }
-    if (k === 0 && !(LEAD_START.test(line) || HAS_DATE.test(line) || HAS_TIME.test(line))) break;
+    if (k === 0 && !(LEAD_START.test(line) || (DIGIT.test(line) && (HAS_TIME.test(line) || HAS_DATE.test(line))))) break;
   }
+  // Every rule below needs a colon or a dash in the line.
+  if (!COLON_OR_RULE.test(line)) return null;
   // A date-only header: "2024/01/08 9:14 Bob <bob@example.com>:" (Gmail in several languages).
   if ((line.endsWith(":") || line.endsWith("：")) && (HAS_TIME.test(line) || HAS_DATE.test(line))) {
     if ((ENDS_WITH_ADDRESS.test(line) && HAS_ADDRESS.test(line)) || (line.length <= 200 && quotedNext())) return { span: 1, before: textBeforeHeader(line) ?? "" };
@@ -346,6 +350,15 @@ function replyHeaderAt(lines: string[], i: number): { span: number; before: stri
   return null;
 }
 
+/** WROTE_END on the end of the line only: the header's verb and name sit in its last few hundred characters. */
+const endsWithWrote = (s: string) => {
+  // Most lines end in neither a colon, a dash nor a verb: a look at the last characters rules them out.
+  const last = s[s.length - 1];
+  if (last !== ":" && last !== "：" && last !== "-" && !VERB_TAIL.test(s.length > 24 ? s.slice(-24) : s)) return false;
+  return WROTE_END.test(s.length > 320 ? s.slice(-320) : s);
+};
+const VERB_TAIL = new RegExp(String.raw`${WROTE}$`, "i");
+
 /**
  * The text before a header that shares its line ("Sounds good. On Mon, … wrote:"), "" when
  * the header starts the line, null when no header start is found in it.
@@ -353,7 +366,10 @@ function replyHeaderAt(lines: string[], i: number): { span: number; before: stri
 function textBeforeHeader(joined: string): string | null {
   if (LEAD_START.test(joined)) return "";
   LEAD_INSIDE.lastIndex = 0;
+  let tries = 0;
   for (const m of joined.matchAll(LEAD_INSIDE)) {
+    // A few candidates are plenty for a real line; a line made of lead words must stay linear.
+    if (++tries > 4) break;
     const at = m.index + (m[0].length - m[0].trimStart().length);
     const head = joined.slice(at);
     if (!HAS_TIME.test(head) && !HAS_DATE.test(head) && !HAS_ADDRESS.test(head)) continue;

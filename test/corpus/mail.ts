@@ -247,6 +247,69 @@ const PHISH: Record<string, Spec> = {
     text: "Your Trust Wallet must be synchronised before Friday or it will be disconnected. Send your recovery phrase to complete the validation.",
     signals: ["display_name_spoof", "exfiltration_request"],
   },
+  // --- written after the rules, without tuning them to these
+  "ups-redelivery": {
+    from: "UPS Delivery <tracking@redelivery-notice.example.com>",
+    subject: "Delivery attempt failed",
+    html: `<p>We attempted to deliver your package today. Schedule a new delivery and pay the 1.50 USD fee: <a href="https://ups-redelivery.example.com/schedule">Reschedule</a></p>`,
+    signals: ["display_name_spoof"],
+  },
+  "invoice-zip-urgent": {
+    from: "Accounts <accounts@supplier-billing.example.net>",
+    subject: "Final notice: unpaid invoice 99812",
+    text: "This is the final notice for invoice 99812. Payment is overdue; open the attached invoice and settle it today to avoid legal action.",
+    attachments: [{ type: "application/zip", filename: "Invoice_99812.zip", content: new Uint8Array([0x50, 0x4b, 0x05, 0x06, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) }],
+    signals: ["lure_attachment"],
+  },
+  "linkedin-freemail": {
+    from: "LinkedIn Security <linkedin.security.alerts@mail.com>",
+    subject: "Unusual sign-in on your LinkedIn account",
+    text: "Someone signed in to your LinkedIn account from Lagos. Confirm it was you: https://lnkd-secure-check.example.net/confirm",
+    signals: ["display_name_spoof", "freemail_brand_sender"],
+  },
+  "paypal-callback-invoice": {
+    from: "service@billing-paypal-invoices.example.com",
+    subject: "You've got an invoice from Crypto Exchange LLC",
+    text: "Invoice INV-7731 for $1,498.00 (Bitcoin purchase). This payment will be debited from your PayPal account. If you did not authorize this transaction, call PayPal at +1-808-555-0143 to cancel it.",
+    signals: ["callback_scam"],
+  },
+  "it-ipfs-login": {
+    from: "IT Support <support@corp-helpdesk.example.org>",
+    subject: "Action required: re-validate your email account",
+    html: `<p>Your email account will be deactivated today. Please validate your mailbox to continue receiving mail.</p><p><a href="https://bafybeih.ipfs.dweb.link/login.html">Validate now</a></p>`,
+    signals: ["credential_request", "free_hosting_link"],
+  },
+  "nl-bank": {
+    from: "ING Klantenservice <service@ing-beveiliging.example.nl>",
+    subject: "Uw rekening is geblokkeerd",
+    text: "Geachte klant, uw rekening is tijdelijk geblokkeerd wegens verdachte activiteit. Log in via https://ing-beveiliging.example.nl om de blokkade op te heffen.",
+    signals: ["credential_request"],
+  },
+  "it-poste": {
+    from: "Poste Italiane <avvisi@poste-sicurezza.example.it>",
+    subject: "Il tuo conto è stato sospeso",
+    text: "Gentile cliente, il tuo conto è stato sospeso. Accedi subito per riattivarlo: https://poste-sicurezza.example.it/accesso",
+    signals: ["credential_request"],
+  },
+  "ms-teams-html-attach": {
+    from: "Microsoft Teams <noreply@teams-notify.example.com>",
+    subject: "You have 3 unread messages",
+    text: "You have missed messages in Teams. Open the attachment to view them.",
+    attachments: [{ type: "text/html", filename: "Teams_Messages.htm", content: "<html><body>Loading…</body></html>" }],
+    signals: ["display_name_spoof", "lure_attachment"],
+  },
+  "shortener-lure": {
+    from: "Rewards Center <rewards@loyalty-points.example.com>",
+    subject: "Your Walmart reward is waiting",
+    text: "Congratulations! You have been selected to receive a $500 Walmart gift card. Claim it before midnight: https://bit.ly/3xYz9Qa",
+    signals: ["brand_impersonation"],
+  },
+  "apple-combining-subject": {
+    from: "Support <support@account-id-review.example.com>",
+    subject: `Y${CGJ}our A${CGJ}pple I${CGJ}D has been locked`,
+    text: "We locked your Apple ID for security reasons. Unlock your account at https://account-id-review.example.com/unlock",
+    signals: ["obfuscated_text", "credential_request"],
+  },
 };
 
 const HAM: Record<string, Spec> = {
@@ -274,6 +337,15 @@ const HAM: Record<string, Spec> = {
   "pl-kolega": { from: "Kasia Nowak <kasia.nowak@firma.example.pl>", subject: "Spotkanie", text: "Cześć Bob,\n\nczy możemy przełożyć spotkanie na czwartek?\n\nPozdrawiam\nKasia" },
   "landlord": { from: "Mark Bell <markbell1961@hotmail.com>", subject: "Rent receipt", text: "Hi Bob, got your rent for March, thanks. The plumber comes on Wednesday." },
   "conference-cfp": { from: "PyCon Program Committee <program@pycon.example.org>", subject: "Your talk was accepted", text: "Congratulations! Your talk was accepted. Please confirm your attendance by 15 April." },
+  // --- written after the rules
+  "order-question": { from: "Rita Gomez <rita@acme.example>", subject: "Your Amazon order question", text: "Hi Bob, about your question: the Amazon order for the office chairs arrived yesterday, they're in the storage room." },
+  "accountant": { from: "Helen Park CPA <helen@parkcpa.example>", subject: "Tax documents", text: "Hi Bob, please send me your 1099 forms by 15 April so I can file on time. Call me at (415) 555-0199 with questions." },
+  "refund-real-shop": { from: "Kite Shop <orders@kiteshop.example>", subject: "Your refund", text: "We processed the refund for order 5521 ($64.00). It will show on your card in 3-5 days. Questions? Call us at 1-800-555-0110." },
+  "outlook-user-department": { from: "Facilities Team <facilities@acme.example>", subject: "Parking garage closed Friday", text: "The parking garage is closed on Friday for cleaning. Please use the street lot." },
+  "gmail-small-business": { from: "Marco's Plumbing <marcos.plumbing.sf@gmail.com>", subject: "Quote for the bathroom", text: "Hi Bob, the quote for the bathroom work is $1,850, parts included. Let me know if you want to go ahead." },
+  "ja-colleague": { from: "田中太郎 <taro@kaisha.example.jp>", subject: "会議の件", text: "ボブさん\n\n明日の会議は10時からでお願いします。\n\n田中" },
+  "security-code-real": { from: "Google <no-reply@accounts.google.com>", subject: "Security alert", text: "A new sign-in on Mac. If this was you, you don't need to do anything. If not, we'll help you secure your account: https://myaccount.google.com/notifications" },
+  "forwarded-phish-report": { from: "Tom Reed <tom@acme.example>", subject: "Fwd: weird mail", text: "Bob, is this one real? Looks fishy to me.\n\n---------- Forwarded message ---------\nFrom: Someone <x@example.net>\nSubject: hello\n\nPlease check the attached document." },
   "reply-with-signature-phone": { from: "Leo Grant <leo@lawfirm.example>", subject: "Re: Lease", text: "Bob,\n\nI reviewed the lease; two clauses need changes, see attached.\n\nLeo Grant\nGrant & Partners\n+1 (415) 555-0166", attachments: [{ type: "application/pdf", filename: "lease-comments.pdf", content: PDF }] },
 };
 
@@ -375,6 +447,32 @@ const NEWSLETTER: Record<string, Spec> = {
     from: "Home Depot-ish <receipts@homestore.example>", subject: "Your receipt",
     headers: [...list("homestore.example"), ...ESP_HEADERS],
     html: `<p>Thanks for your purchase. <a href="https://abc.r.us-east-1.awstrack.me/L0/x">homestore.example/receipt</a></p>`,
+  },
+  // --- written after the rules
+  "airline-offers": {
+    from: "SkyAir <offers@skyair.example>", subject: "Fly to Lisbon from 49 EUR",
+    headers: [...list("skyair.example"), "X-SFMC-Stack: 10"],
+    html: `<p>Book now: <a href="https://click.e.skyair-mail.example/?qs=abc">www.skyair.example/lisbon</a></p>`,
+  },
+  "saas-billing-notice": {
+    from: "Acme Cloud Billing <billing@acmecloud.example>", subject: "Your invoice for March is available",
+    headers: [...list("acmecloud.example"), ...ESP_HEADERS],
+    html: `<p>Your invoice is ready. <a href="https://acmecloud.example/billing">acmecloud.example/billing</a></p>`,
+  },
+  "amazon-marketing": {
+    from: "Amazon.com <store-news@amazon.com>", subject: "Deals picked for you",
+    headers: list("amazon.com"),
+    html: `<p>Deals: <a href="https://www.amazon.com/gp/r.html?C=1">amazon.com/deals</a></p>`,
+  },
+  "press-digest-links": {
+    from: "Morning Brief <brief@morningbrief.example>", subject: "Apple, PayPal and Netflix report earnings",
+    headers: [...list("morningbrief.example"), "X-Campaign: 2024-03-04"],
+    html: `<p>Apple beat estimates (<a href="https://link.morningbrief.example/click/1">apple.com</a>), PayPal lowered guidance, and Netflix added subscribers.</p>`,
+  },
+  "nonprofit-donation": {
+    from: "Clean Water Fund <donate@cleanwater.example.org>", subject: "Your donation receipt",
+    headers: list("cleanwater.example.org"),
+    text: "Thank you for your donation of $50. This receipt is for your tax records.",
   },
   "newsletter-preheader": {
     from: "Weekend Reads <reads@weekendreads.example>", subject: "Three long reads",

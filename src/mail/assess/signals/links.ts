@@ -27,8 +27,14 @@ export const linkTextMismatch = (ctx: AssessContext): boolean =>
   ctx.links.some((l) => {
     if (l.text === null || !l.host || (l.scheme !== "http:" && l.scheme !== "https:")) return false;
     const shown = shownHost(l.text);
-    return shown !== "" && !sameOrg(shown, l.host) && !sameBrand(shown, l.host) && !ctx.trackingOrgs.has(orgDomain(l.host));
+    return shown !== "" && !sameOrg(shown, l.host) && !sameBrand(shown, l.host) && !tracking(ctx, l.host);
   });
+
+// Host names ESPs give a sender's own click-tracking domain ("click.e.brand-mail.example").
+const TRACKING_HOST = /^(?:click|clicks|links?|track(?:ing)?|trk|email|e|go|r|url|redirect|l|t|mail|news|em|ct)\d{0,2}\./;
+
+/** A link through click tracking of a list or ESP mail (see AssessContext.trackingOrgs). */
+const tracking = (ctx: AssessContext, host: string) => ctx.trackingOrgs.size > 0 && (ctx.trackingOrgs.has(orgDomain(host)) || TRACKING_HOST.test(host));
 
 /** A link to a bare IPv4/IPv6 address (obfuscated forms like http://3232235777 are normalised by the URL parser). */
 export const ipUrl = (ctx: AssessContext): boolean => ctx.links.some((l) => l.host !== "" && isIpHost(l.host));

@@ -28,8 +28,10 @@ export function brandImpersonation(ctx: AssessContext): boolean {
   if (!ACCOUNT_TOPIC.test(text)) return false;
   const listMail = ctx.header("list-unsubscribe").length > 0 || ctx.header("list-id").length > 0;
   // Mail names brands in passing ("I ordered a Google Pixel"); a lure addresses the reader's
-  // own account or order with the brand ("your Amazon order"). Lists only by display name.
-  const claimed = [...claimedBrands(ctx.from?.name ?? ""), ...(listMail ? [] : possessedBrands(text))];
+  // own account or order with the brand ("your Amazon order") and gives a way to act on it:
+  // a link, a phone number or an attachment. Lists only by display name.
+  const actOn = ctx.links.some((l) => l.host) || ctx.attachments.length > 0 || PHONE.test(text);
+  const claimed = [...claimedBrands(ctx.from?.name ?? ""), ...(listMail || !actOn ? [] : possessedBrands(text))];
   return claimed.some((b) => !brandSends(b, domain));
 }
 
@@ -54,7 +56,8 @@ function possessedBrands(normalized: string): Brand[] {
 const PHONE = /(?:\+?\d{1,3}[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]\d{3}[\s.-]\d{4}\b|\+\d{1,3}[\s.-]\d{2,4}[\s.-]\d{3,4}[\s.-]\d{3,4}\b/;
 const CALL = /\b(?:call|dial|phone|contact|reach|helpline|toll[- ]?free|customer (?:care|support|service)|billing (?:department|team|support))\b/;
 // A charge the reader did not make, to be undone over the phone.
-const DISPUTE = /\b(?:(?:did ?n[o']t|do not|not|never) (?:authori[sz]ed?|make|made|place|placed|request|requested|recogni[sz]e|initiate|order|ordered)|unauthori[sz]ed|to cancel|cancel(?:lation)?|refund|dispute|reverse (?:the|this) (?:charge|transaction))\b/;
+// A refund already made ("we processed your refund") is not one: the lure offers to make one.
+const DISPUTE = /\b(?:(?:did ?n[o']t|do not|not|never) (?:authori[sz]ed?|make|made|place|placed|request|requested|recogni[sz]e|initiate|order|ordered)|unauthori[sz]ed|to cancel|cancel (?:this|the|your|my) (?:order|subscription|renewal|transaction|payment|charge|purchase|plan)|cancellation (?:desk|department|line|team)|(?:to|for a|get a|request a|claim (?:a|your)|receive a|issue a) refund|dispute|reverse (?:the|this) (?:charge|transaction))\b/;
 const CHARGE = /\b(?:order|invoice|receipt|renew(?:al|ed)?|subscription|charged?|debited|transaction|purchase|payment|membership)\b/;
 
 /** A phone number to call to cancel or dispute an order, renewal or charge: the callback scam. */
