@@ -47,6 +47,8 @@ const cases: Record<string, () => unknown> = {
   "100,000 unclosed <b>": () => html(`${"<b>".repeat(100_000)}x`),
   "60,000 stray end tags": () => html(`${"<div>".repeat(500)}${"</x>".repeat(60_000)}`),
   '150,000 "<a"': () => html("<a".repeat(150_000)),
+  "250 nested <blockquote>": () => html(`${"<blockquote>".repeat(250)}${"x<br>".repeat(40_000)}`),
+  "9,000 <blockquote>s": () => html("<blockquote>a</blockquote>".repeat(9000)),
   "5 MB text body": () => extractText({ text: big, html: null }),
   "5 MB HTML body": () => html(`<p>${big}</p>`),
 };

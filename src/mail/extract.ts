@@ -32,6 +32,9 @@ const SIGNATURE_MARK = "\ue000--";
 /** Outlook's text rendering of the rule above its reply header; <hr> renders as this too. */
 const RULE_LINE = "________________________________";
 
+/** Open quote formatters of the conversion running now (it is synchronous, so one counter serves). */
+let quoteDepth = 0;
+
 const htmlToText = compile({
   wordwrap: false,
   // We cap the input ourselves: html-to-text's own cap writes a warning to stderr.
@@ -44,6 +47,32 @@ const htmlToText = compile({
       builder.addLiteral(SIGNATURE_MARK);
       builder.closeBlock({ trailingLineBreaks: 1 });
       walk(elem.children, builder);
+    },
+    // Quoted history gets "> " once, on the outermost quote: the line rules only need to know a
+    // line is quoted, and prefixing at every level costs depth × size on deeply nested quotes.
+    quote: (elem, walk, builder) => {
+      if (quoteDepth > 0) {
+        builder.openBlock({ leadingLineBreaks: 1 });
+        walk(elem.children, builder);
+        builder.closeBlock({ trailingLineBreaks: 1 });
+        return;
+      }
+      quoteDepth++;
+      try {
+        builder.openBlock({ leadingLineBreaks: 2, reservedLineLength: 2 });
+        walk(elem.children, builder);
+        builder.closeBlock({
+          trailingLineBreaks: 2,
+          blockTransform: (s: string) =>
+            s
+              .replace(/^\n+|\n+$/g, "")
+              .split("\n")
+              .map((l) => `> ${l}`)
+              .join("\n"),
+        });
+      } finally {
+        quoteDepth--;
+      }
     },
     rule: (_elem, _walk, builder) => {
       builder.openBlock({ leadingLineBreaks: 2 });
@@ -61,8 +90,8 @@ const htmlToText = compile({
     { selector: "hr", format: "rule" },
     // Quoted history as mail clients mark it up: rendered with "> " like a text reply, so one
     // set of line rules splits both and the quote is kept in the removed part.
-    { selector: "blockquote", format: "blockquote", options: { trimEmptyLines: true } },
-    { selector: "div.yahoo_quoted", format: "blockquote", options: { trimEmptyLines: true } },
+    { selector: "blockquote", format: "quote" },
+    { selector: "div.yahoo_quoted", format: "quote" },
     { selector: "div.gmail_signature", format: "signatureBlock" },
     { selector: "div.moz-signature", format: "signatureBlock" },
     // Text a reader never sees must not reach the model either.
