@@ -302,7 +302,8 @@ const PHISH: Record<string, Spec> = {
     from: "Rewards Center <rewards@loyalty-points.example.com>",
     subject: "Your Walmart reward is waiting",
     text: "Congratulations! You have been selected to receive a $500 Walmart gift card. Claim it before midnight: https://bit.ly/3xYz9Qa",
-    signals: ["brand_impersonation"],
+    // Caught by its wording and the shortener; "your Walmart reward" is not read as the reader's account or order.
+    signals: ["url_shortener", "urgent_payment_language"],
   },
   "apple-combining-subject": {
     from: "Support <support@account-id-review.example.com>",
@@ -491,7 +492,7 @@ async function make(cls: MailClass, specs: Record<string, Spec>): Promise<Corpus
   for (const [id, spec] of Object.entries(specs)) {
     let raw = build(spec);
     if (spec.dkim) {
-      const signed = await dkimSign(Buffer.from(raw), { signatureData: [{ signingDomain: spec.dkim, selector: SELECTOR, privateKey: PRIVATE_PEM }] });
+      const signed = await dkimSign(Buffer.from(raw), { signatureData: [{ signingDomain: spec.dkim, selector: SELECTOR, privateKey: PRIVATE_PEM }] } as unknown as Parameters<typeof dkimSign>[1]);
       raw = new Uint8Array(Buffer.concat([Buffer.from(signed.signatures), Buffer.from(raw)]));
     }
     out.push({ id, class: cls, raw, envelope: HTTP, signals: spec.signals });

@@ -130,10 +130,10 @@ const FREE_HOSTS = new Set([
 export function freeHostingLink(ctx: AssessContext): boolean {
   return ctx.links.some((l) => {
     if (!l.host) return false;
-    const org = orgDomain(l.host);
-    if (FREE_HOSTS.has(org)) return true;
-    // Private suffixes make each site its own organisation: look at the suffix too.
-    const dot = org.indexOf(".");
-    return dot > 0 && FREE_HOSTS.has(org.slice(dot + 1));
+    if (FREE_HOSTS.has(orgDomain(l.host))) return true;
+    // Private suffixes make each site its own organisation (x.web.app): look at every parent name.
+    const labels = l.host.split(".");
+    for (let i = 1; i < labels.length - 1 && i <= 8; i++) if (FREE_HOSTS.has(labels.slice(i).join("."))) return true;
+    return false;
   });
 }
