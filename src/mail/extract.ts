@@ -189,6 +189,7 @@ export function extractText(mail: { text: string | null; html: string | null }):
  * lines stay, in order; a header followed by unquoted history (Outlook) ends the new text.
  */
 export function splitReply(mail: { text: string | null; html: string | null }): ReplySplit {
+  const fromHtml = !mail.text?.trim() && !!mail.html;
   const source = mail.text?.trim()
     ? mail.text.slice(0, MAX_TEXT_INPUT)
     : mail.html
@@ -200,6 +201,7 @@ export function splitReply(mail: { text: string | null; html: string | null }): 
   let passedOn: string[] = [];
   let historyAt = -1;
   let topHeader = false;
+  let sawHeader = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (isQuoted(line)) {
@@ -217,6 +219,7 @@ export function splitReply(mail: { text: string | null; html: string | null }): 
       own.push(line);
       continue;
     }
+    sawHeader = true;
     if (header.before) own.push(header.before);
     const after = nextNonEmptyIndex(lines, i + header.span);
     if (after >= 0 && isQuoted(lines[after]!)) {
@@ -240,10 +243,13 @@ export function splitReply(mail: { text: string | null; html: string | null }): 
     kept = [...kept, ...lines.slice(historyAt)];
     quotedLines = signature;
   }
-  return {
-    text: tidy([...kept, ...passedOn].filter((l) => l !== SIGNATURE_MARK)),
-    quoted: tidy(quotedLines),
-  };
+  const text = tidy([...kept, ...passedOn].filter((l) => l !== SIGNATURE_MARK));
+  // HTML that is all <blockquote> with no reply header anywhere uses the element for layout
+  // (a pull quote, an indented letter), not for history: its text is the message.
+  if (!text && fromHtml && !sawHeader && removed.length > 0) {
+    return { text: tidy(removed.map((l) => l.replace(/^\s*>\s?/, ""))), quoted: tidy(signature) };
+  }
+  return { text, quoted: tidy(quotedLines) };
 }
 
 function tidy(lines: string[]): string {

@@ -140,5 +140,6 @@ export const REPLY_CASES: ReplyCase[] = [
   { id: "es-outlook-ios", text: `Claro que sí.\n\nEl lunes, 8 de enero de 2024, Bob Stone <bob@example.com> escribió:\n\n${OLD}`, reply: "Claro que sí.", quoted: "floor plan" },
   { id: "quoted-header-only-answer-below", text: `> On Mon, Jan 8, 2024 at 9:14 AM Bob Stone <bob@example.com> wrote:\n> Any news?\n\nNot yet.`, reply: "Not yet.", quoted: "Any news" },
   { id: "nl-outlook-hr-html", html: `<p>Prima, dank je.</p><hr><p><b>Van:</b> Bob Stone &lt;bob@example.com&gt;<br><b>Verzonden:</b> maandag 8 januari 2024 09:14<br><b>Aan:</b> Piet<br><b>Onderwerp:</b> Floor plan</p><p>Could you send me the updated floor plan before Thursday?</p>`, reply: "Prima, dank je.", quoted: "floor plan" },
+  { id: "html-blockquote-layout", html: `<html><body><blockquote style="margin:0 0 0 40px"><p>Dear neighbours,</p><p>the street party is on Saturday from 3pm.</p></blockquote></body></html>`, reply: "Dear neighbours,\n\nthe street party is on Saturday from 3pm." },
   { id: "two-line-outlook", text: `Yes.\n\nFrom: Bob Stone <bob@example.com>\nSent: Monday, January 8, 2024 9:14 AM\n\n${OLD}`, reply: "Yes.", quoted: "floor plan" },
 ];

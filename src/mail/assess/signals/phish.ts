@@ -137,3 +137,6 @@ export function freeHostingLink(ctx: AssessContext): boolean {
     return false;
   });
 }
+
+/** Every pattern of this file, for bench/assess-budget.ts. */
+export const PHISH_PATTERNS: RegExp[] = [ACCOUNT_TOPIC, YOUR_BRAND, PHONE, CALL, DISPUTE, CHARGE, BROKEN_WORD, DEPARTMENT, LURE_NAME, URGENT];
