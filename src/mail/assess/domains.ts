@@ -20,7 +20,20 @@ export function asciiHost(host: string): string {
   return ascii || "";
 }
 
+// The rules ask for the same few hosts' organisation many times (every brand, every link).
+const ORG_MEMO = new Map<string, string>();
+const ORG_MEMO_MAX = 4096;
+
 export function orgDomain(host: string): string {
+  const known = ORG_MEMO.get(host);
+  if (known !== undefined) return known;
+  const org = computeOrgDomain(host);
+  if (ORG_MEMO.size >= ORG_MEMO_MAX) ORG_MEMO.clear();
+  ORG_MEMO.set(host, org);
+  return org;
+}
+
+function computeOrgDomain(host: string): string {
   const h = asciiHost(host);
   if (!h || isIpHost(h)) return h;
   const registrable = getDomain(h, { allowPrivateDomains: true, extractHostname: false });
