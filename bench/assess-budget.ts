@@ -6,6 +6,7 @@
  */
 import { EXFILTRATION_PATTERNS, INJECTION_PATTERNS } from "../src/mail/assess/injection.ts";
 import { CREDENTIAL_PATTERNS, PAYMENT_PATTERNS } from "../src/mail/assess/signals/language.ts";
+import { PHISH_PATTERNS } from "../src/mail/assess/signals/phish.ts";
 import { ACTION_PATTERNS } from "../src/mail/assess/triage.ts";
 import { extractText } from "../src/mail/extract.ts";
 
@@ -28,12 +29,16 @@ const families: Record<string, RegExp[]> = {
   payment: PAYMENT_PATTERNS,
   credential: CREDENTIAL_PATTERNS,
   action: ACTION_PATTERNS,
+  phishing: PHISH_PATTERNS,
 };
 console.log(`assessment patterns on 512 KiB of their own vocabulary (median of ${runs}; worst pattern and input)`);
 for (const [name, patterns] of Object.entries(families)) {
   let worst = 0;
   for (const re of patterns) {
     const words = [...new Set(re.source.match(/[a-z]{2,}/g) ?? [])];
+    // Patterns of digits and marks (phone numbers, broken words) get their own kind of text.
+    if (words.length < 3) words.push("+1", "(808)", "555-0142", "a\u034fb", "1.2.3");
+    re.lastIndex = 0;
     const inputs = [words.join(" ") + " ", words.join(""), words.map((w) => `${w} ${w}`).join(" ") + " "].map((u) => u.repeat(Math.ceil(KB512 / u.length)).slice(0, KB512) + "\u0000");
     for (const input of inputs) worst = Math.max(worst, timed(() => re.test(input)));
   }
@@ -47,8 +52,24 @@ const cases: Record<string, () => unknown> = {
   "100,000 unclosed <b>": () => html(`${"<b>".repeat(100_000)}x`),
   "60,000 stray end tags": () => html(`${"<div>".repeat(500)}${"</x>".repeat(60_000)}`),
   '150,000 "<a"': () => html("<a".repeat(150_000)),
+  "250 nested <blockquote>": () => html(`${"<blockquote>".repeat(250)}${"x<br>".repeat(40_000)}`),
+  "9,000 <blockquote>s": () => html("<blockquote>a</blockquote>".repeat(9000)),
   "5 MB text body": () => extractText({ text: big, html: null }),
   "5 MB HTML body": () => html(`<p>${big}</p>`),
 };
 console.log(`\ntext extraction (median of ${runs})`);
 for (const [name, work] of Object.entries(cases)) console.log(`  ${name.padEnd(24)} ${timed(work).toFixed(1).padStart(8)} ms`);
+
+// Reply splitting on lines built to make the header rules work hardest (1 MiB each).
+const MB = 1024 * 1024;
+const fill = (line: string) => line.repeat(Math.ceil(MB / line.length)).slice(0, MB);
+const replyCases: Record<string, string> = {
+  '"Am … schrieb …:" lead words': fill(`${"Am 1 ".repeat(110)}schrieb ${"x ".repeat(20)}:\n`),
+  '"schrieb" repeated': fill(`${"schrieb ".repeat(70)}:\n`),
+  "Outlook field lines": fill("From: a\nTo: b\n"),
+  "date-only header lines": fill("2024-01-08 9:14 Bob <bob@example.com>:\nx\n"),
+  "quoted lines": fill("> quoted text\n"),
+  "long lines, no breaks": "On 1 wrote ".repeat(MB / 11),
+};
+console.log(`\nreply splitting, 1 MiB text bodies (median of ${runs})`);
+for (const [name, body] of Object.entries(replyCases)) console.log(`  ${name.padEnd(32)} ${timed(() => extractText({ text: body, html: null })).toFixed(1).padStart(8)} ms`);

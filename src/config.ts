@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { NATS_PREFIX_RE } from "./cluster/nats-names.ts";
+import { relayList } from "./mail/assess/upstream.ts";
 
 /**
  * Every setting of the runtime contract plus our own additions, parsed once at boot.
@@ -58,6 +59,10 @@ export interface Config {
   /** Time budget of validating one instance against an action schema, in a worker. */
   schemaValidationTimeoutMs: number;
   dnsTimeoutMs: number;
+  /** Relays (IPs, CIDR blocks) whose spam verdict and Authentication-Results headers count (src/mail/assess/upstream.ts). */
+  trustedRelays: string[];
+  /** authserv-ids whose Authentication-Results count when a trusted hop wrote them. */
+  trustedAuthservIds: string[];
   deliveryMaxAttempts: number;
   jobPollMs: number;
   jobLeaseSeconds: number;
@@ -147,6 +152,16 @@ export function loadConfig(env: Env = process.env): Config {
   const natsPrefix = opt("NATS_PREFIX");
   if (natsPrefix !== undefined && !NATS_PREFIX_RE.test(natsPrefix)) problems.push(`NATS_PREFIX must be 1 to 64 letters, digits, "-" or "_", got "${natsPrefix}"`);
 
+  const list = (name: string) => (opt(name) ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  try {
+    relayList(list("TRUSTED_RELAYS"));
+  } catch (err) {
+    problems.push(`TRUSTED_RELAYS must be a comma-separated list of IP addresses and CIDR blocks: ${(err as Error).message}`);
+  }
+  for (const id of list("TRUSTED_AUTHSERV_IDS")) {
+    if (!/^[\x21-\x7e]{1,253}$/.test(id) || id.includes(";")) problems.push(`TRUSTED_AUTHSERV_IDS: "${id}" is not an authserv-id (a host name)`);
+  }
+
   const config: Config = {
     port: int("PORT", 3000, 0, 65535),
     host: str("HOST", "0.0.0.0"),
@@ -192,6 +207,8 @@ export function loadConfig(env: Env = process.env): Config {
     intelLocalTimeoutMs: int("INTEL_LOCAL_TIMEOUT_MS", 5000, 100, 120_000),
     schemaValidationTimeoutMs: int("SCHEMA_VALIDATION_TIMEOUT_MS", 1000, 50, 60_000),
     dnsTimeoutMs: int("DNS_TIMEOUT_MS", 1500, 50, 30_000),
+    trustedRelays: list("TRUSTED_RELAYS"),
+    trustedAuthservIds: list("TRUSTED_AUTHSERV_IDS").map((s) => s.toLowerCase()),
     jobLeaseSeconds: int("JOB_LEASE_SECONDS", 60, 2, 3600),
     webhookTimeoutMs: int("WEBHOOK_TIMEOUT_MS", 15_000, 100, 120_000),
     webhookConcurrency: int("WEBHOOK_CONCURRENCY", 256, 1, 4096),

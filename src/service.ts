@@ -140,7 +140,11 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const blobWriter = config.databaseUrl ? nativeBlobWriter(config.databaseUrl) : undefined;
     if (blobWriter) cleanups.push(() => blobWriter.close());
     const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke(), recentRaw, blobWriter ? { write: blobWriter.write, parallel: 2 } : {});
-    const assessor = new Assessor({ mailDomain: config.mailDomain, dnsTimeoutMs: config.dnsTimeoutMs });
+    const assessor = new Assessor({
+      mailDomain: config.mailDomain,
+      dnsTimeoutMs: config.dnsTimeoutMs,
+      trust: { relays: config.trustedRelays, authservIds: config.trustedAuthservIds },
+    });
     cleanups.push(() => assessor.close());
     const processor = new InboundProcessor(database.db, mailboxesClient, parser, assessor, recentRaw);
     const deliverer = new Deliverer(database.db, mailboxesClient, recipients, ingest, {

@@ -228,3 +228,21 @@ describe("SMTP limits", () => {
     expect(configError({ [name]: value }).message).toMatch(new RegExp(`(^|[^A-Z_])${name}\\b`));
   });
 });
+
+describe("trusted hops (issue 18)", () => {
+  test("none by default; IPs and CIDR blocks of both families, and authserv-ids, are read", () => {
+    expect(loadConfig({}).trustedRelays).toEqual([]);
+    expect(loadConfig({}).trustedAuthservIds).toEqual([]);
+    const c = loadConfig({ TRUSTED_RELAYS: " 192.0.2.10, 10.0.0.0/8 ,2001:db8::/32", TRUSTED_AUTHSERV_IDS: "MX.Example.com,filter.example.net" });
+    expect(c.trustedRelays).toEqual(["192.0.2.10", "10.0.0.0/8", "2001:db8::/32"]);
+    expect(c.trustedAuthservIds).toEqual(["mx.example.com", "filter.example.net"]);
+  });
+
+  test.each(["mx.example.com", "10.0.0.0/33", "192.0.2.1/x", "2001:db8::/129"])("TRUSTED_RELAYS=%p is refused", (value) => {
+    expect(configError({ TRUSTED_RELAYS: value }).message).toContain("TRUSTED_RELAYS");
+  });
+
+  test("an authserv-id with spaces or a semicolon is refused", () => {
+    expect(configError({ TRUSTED_AUTHSERV_IDS: "mx.example.com; spf=pass" }).message).toContain("TRUSTED_AUTHSERV_IDS");
+  });
+});

@@ -20,7 +20,8 @@ import type { Assessment, Envelope, HeaderField, ParsedMail } from "../src/mail/
 const offline = async (name: string, rrtype: string): Promise<never> => {
   throw Object.assign(new Error(`query${rrtype} ENOTFOUND ${name}`), { code: "ENOTFOUND" });
 };
-const assessor = new Assessor({ mailDomain: "mail.localhost", resolver: offline });
+// 192.0.2.10 stands for the operator's filtering gateway (TRUSTED_RELAYS).
+const assessor = new Assessor({ mailDomain: "mail.localhost", resolver: offline, trust: { relays: ["192.0.2.10"], authservIds: [] } });
 
 const HTTP: Envelope = { mailFrom: null, rcptTo: ["bob@mail.localhost"], remoteAddress: null, heloName: null };
 const smtp = (mailFrom: string | null, remoteAddress = "203.0.113.5"): Envelope => ({ mailFrom, rcptTo: ["bob@mail.localhost"], remoteAddress, heloName: "mx.sender.example" });
@@ -78,7 +79,14 @@ function headBlock(raw: Uint8Array): HeaderField[] {
 
 describe("each signal from its fixture", () => {
   const cases: Array<[fixture: string, signals: string[], risk: Assessment["riskLevel"], envelope: Envelope]> = [
-    ["display_name_spoof", ["display_name_spoof"], "medium", HTTP],
+    // "PayPal" about "your account" from another organisation is brand impersonation too (issue 18).
+    ["display_name_spoof", ["brand_impersonation", "display_name_spoof"], "high", HTTP],
+    ["brand_impersonation", ["brand_impersonation"], "medium", HTTP],
+    ["callback_scam", ["callback_scam"], "medium", HTTP],
+    ["obfuscated_text", ["obfuscated_text"], "medium", HTTP],
+    ["freemail_brand_sender", ["freemail_brand_sender"], "medium", HTTP],
+    ["lure_attachment", ["lure_attachment"], "medium", HTTP],
+    ["free_hosting_link", ["free_hosting_link"], "low", HTTP],
     ["reply_to_mismatch", ["reply_to_mismatch"], "low", HTTP],
     ["link_text_mismatch", ["link_text_mismatch"], "medium", HTTP],
     ["ip_url", ["ip_url"], "medium", HTTP],
@@ -95,7 +103,8 @@ describe("each signal from its fixture", () => {
     ["punycode_domain", ["punycode_domain"], "low", HTTP],
     ["lookalike_domain", ["lookalike_domain"], "medium", HTTP],
     ["own_domain_spoof", ["own_domain_spoof"], "medium", smtp("ceo@mail.localhost")],
-    ["upstream_spam_flag", ["upstream_spam_flag"], "medium", HTTP],
+    // Counted only from a trusted relay: see "upstream verdicts" below.
+    ["upstream_spam_flag", ["upstream_spam_flag"], "medium", smtp("offers@deals.example.net", "192.0.2.10")],
     ["invalid_from", ["invalid_from"], "low", HTTP],
     ["html_form", ["html_form"], "low", HTTP],
     ["url_shortener", ["url_shortener"], "low", HTTP],
@@ -644,5 +653,44 @@ describe("the content verdict made in the parser's worker", () => {
     } finally {
       await parser.close();
     }
+  });
+});
+
+describe("upstream verdicts count only from trusted hops", () => {
+  const spamFixture = async () => new TextDecoder().decode(await fixture("upstream_spam_flag"));
+
+  test("the same spam flag from the sender directly, or over HTTP, is ignored", async () => {
+    const raw = await fixture("upstream_spam_flag");
+    expect((await assessRaw(raw, smtp("offers@deals.example.net", "198.51.100.7"))).signals).not.toContain("upstream_spam_flag");
+    expect((await assessRaw(raw, HTTP)).signals).not.toContain("upstream_spam_flag");
+    const untrusting = new Assessor({ mailDomain: "mail.localhost", resolver: offline });
+    const mail = await parseInline(raw);
+    const r = await untrusting.assess({ raw, mail, headers: mail.headers, envelope: smtp("offers@deals.example.net", "192.0.2.10") });
+    expect(r.signals).not.toContain("upstream_spam_flag");
+  });
+
+  test("a flag written below the trusted relay's Received field is the sender's, and ignored", async () => {
+    const text = (await spamFixture()).replace(/X-Spam-Flag: YES\r?\nX-Spam-Status: [^\n]*\n/, "");
+    const moved = text.replace(/(From: Deals)/, "X-Spam-Flag: YES\r\n$1");
+    const r = await assessRaw(utf8(moved), smtp("offers@deals.example.net", "192.0.2.10"));
+    expect(r.signals).not.toContain("upstream_spam_flag");
+  });
+
+  test("a CIDR block of relays, and a trusted authserv-id's dmarc=fail", async () => {
+    const gateway = new Assessor({ mailDomain: "mail.localhost", resolver: offline, trust: { relays: ["192.0.2.0/24"], authservIds: ["mx.gateway.example"] } });
+    const raw = utf8(
+      "Authentication-Results: mx.gateway.example; spf=fail smtp.mailfrom=bank.example; dmarc=fail header.from=bank.example\r\n" +
+        "Received: from evil.example (evil.example [198.51.100.9]) by mx.gateway.example; Mon, 4 Mar 2024 10:00:00 +0000\r\n" +
+        "Authentication-Results: mx.gateway.example; dmarc=pass header.from=bank.example\r\n" +
+        "From: Bank <alerts@bank.example>\r\nTo: bob@mail.localhost\r\nSubject: Statement\r\nMessage-ID: <s1@bank.example>\r\n\r\nYour statement is ready.\r\n",
+    );
+    const mail = await parseInline(raw);
+    const r = await gateway.assess({ raw, mail, headers: mail.headers, envelope: smtp("alerts@bank.example", "192.0.2.77") });
+    expect(r.signals).toEqual(["dmarc_fail", "spf_fail"]);
+    expect(r.auth.dmarc).toBe("fail");
+    // Another authserv-id, or the forged pass below the Received field, changes nothing for an untrusted sender.
+    const direct = await gateway.assess({ raw, mail, headers: mail.headers, envelope: smtp("alerts@bank.example", "198.51.100.9") });
+    expect(direct.signals).not.toContain("dmarc_fail");
+    expect(direct.auth.dmarc).not.toBe("pass");
   });
 });

@@ -47,6 +47,8 @@ describe("SMTP ingress", () => {
     expect(message.text_body).toContain("Could you send the numbers by Friday?");
     expect(message.extracted_text).toContain("Could you send the numbers by Friday?");
     expect(message.extracted_text).not.toContain("Alice\n");
+    // The signature it left out is kept beside it.
+    expect(message.quoted_text).toContain("Alice");
     expect(["low", "medium", "high"]).toContain(message.risk_level);
     expect(message.headers.slice(0, 3)).toEqual([
       { key: "From", value: '"Alice Example" <alice@example.com>' },

@@ -22,6 +22,8 @@ const FULL_FIELDS = [
   "html_body",
   "mailbox_id",
   "message_id_header",
+  // What extracted_text left out (issue 18).
+  "quoted_text",
   "reviewed_at",
   "suspicious_signals",
   "text_body",

@@ -164,6 +164,7 @@ async function applyOne(tx: Tx, state: WriteContext["state"], cmd: CommandOf<"ap
       textBody: r.textBody,
       htmlBody: r.htmlBody,
       extractedText: r.extractedText,
+      quotedText: r.quotedText ?? null,
       headers: r.headers,
       riskLevel: r.assessment.riskLevel,
       triageLabel: r.assessment.triageLabel,

@@ -81,6 +81,8 @@ export const messages = pgTable(
     textBody: text("text_body"),
     htmlBody: text("html_body"),
     extractedText: text("extracted_text"),
+    /** What extracted_text left out: quoted history and signature (src/mail/extract.ts splitReply). */
+    quotedText: text("quoted_text"),
     headers: jsonb("headers").$type<HeaderField[]>().notNull().default([]),
     riskLevel: text("risk_level"),
     triageLabel: text("triage_label"),

@@ -45,7 +45,7 @@ export class InboundProcessor {
     const content = outcome.ok ? outcome.content : undefined;
     const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition, content });
 
-    const result = outcome.ok ? await this.fromParsed(outcome.mail, outcome.extractedText, assessment) : fallback(message, headers, assessment);
+    const result = outcome.ok ? await this.fromParsed(outcome.mail, outcome.extractedText, assessment, outcome.quotedText) : fallback(message, headers, assessment);
     await this.mailboxes.applyProcessed(message.mailboxId, {
       messageId,
       jobId: job.id,
@@ -114,7 +114,7 @@ export class InboundProcessor {
     });
   }
 
-  private async fromParsed(mail: ParsedMail, extracted: string, assessment: ProcessedMail["assessment"]): Promise<ProcessedMail> {
+  private async fromParsed(mail: ParsedMail, extracted: string, assessment: ProcessedMail["assessment"], quoted?: string): Promise<ProcessedMail> {
     const stored: ProcessedMail["attachments"] = [];
     for (const a of mail.attachments) {
       const about = { filename: a.filename, mimeType: a.contentType, size: a.size, contentId: a.contentId };
@@ -139,6 +139,7 @@ export class InboundProcessor {
       textBody: mail.text,
       htmlBody: mail.html,
       extractedText: extracted,
+      quotedText: quoted ?? null,
       snippet: snippetOf(extracted || mail.text || ""),
       attachments: stored,
       assessment,

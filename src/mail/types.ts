@@ -53,7 +53,7 @@ export interface ParsedMail {
 export type ParseOutcome =
   /** `extractedText` is extractText() of the mail, made in the parser's worker (src/mail/extract.ts);
    *  `content`, when asked for, the assessment's content verdict (src/mail/assess/content.ts), made there too. */
-  | { ok: true; mail: ParsedMail; extractedText: string; content?: ContentVerdict | null }
+  | { ok: true; mail: ParsedMail; extractedText: string; quotedText?: string; content?: ContentVerdict | null }
   /** Over the time or size budget, or the parser threw: the raw message is kept, and the
    *  headers that could be read cheaply from the head of the message are returned. */
   | { ok: false; reason: string; headers: HeaderField[] };
@@ -102,6 +102,8 @@ export interface ProcessedMail {
   textBody: string | null;
   htmlBody: string | null;
   extractedText: string | null;
+  /** What extractedText left out (quoted history, signature); absent where nothing was split. */
+  quotedText?: string | null;
   snippet: string;
   /** Each attachment's bytes: a blob (`sha256`), or a range of the raw message (`rawOffset`…, see parse/body-ranges.ts). */
   attachments: {

@@ -37,6 +37,12 @@ export const Message = t.Object(
     text_body: Nullable(t.String()),
     html_body: Nullable(t.String()),
     extracted_text: Nullable(t.String({ description: "The new text of the message for an agent: quoted history and signature removed, HTML turned into text when there is no text part." })),
+    quoted_text: Nullable(
+      t.String({
+        description:
+          "What extracted_text left out (ours): the reply headers with the quoted lines and history, then the signature, as written; empty when nothing was removed, null when the message was not split (outbound, agent protocol, not processed yet, or stored before this field).",
+      }),
+    ),
     headers: t.Array(t.Object({ key: t.String(), value: t.String() })),
     suspicious_signals: t.Array(t.String()),
     attachments: t.Array(AttachmentInfo),
@@ -79,6 +85,7 @@ export const fullMessage = (m: MessageRow, attachments: AttachmentRow[], labels:
   text_body: m.textBody,
   html_body: m.htmlBody,
   extracted_text: m.extractedText,
+  quoted_text: m.quotedText ?? null,
   headers: m.headers,
   suspicious_signals: m.suspiciousSignals,
   attachments: attachments.map(attachmentInfo),

@@ -16,7 +16,7 @@ export interface Brand {
 }
 
 export const BRANDS: Brand[] = [
-  { label: "paypal", display: ["paypal"], domains: ["paypal.com", "paypal.me", "xoom.com"] },
+  { label: "paypal", display: ["paypal"], domains: ["paypal.com", "paypal.me", "xoom.com", "paypal-communication.com", "paypalobjects.com"] },
   { label: "apple", display: ["apple support", "apple id", "apple store", "icloud", "itunes", "app store", "apple pay"], domains: ["apple.com", "icloud.com", "me.com", "mac.com", "itunes.com"] },
   { label: "microsoft", display: ["microsoft", "office 365", "office365", "microsoft 365", "outlook team", "onedrive", "sharepoint", "windows defender", "xbox"], domains: ["microsoft.com", "office.com", "office365.com", "microsoftonline.com", "outlook.com", "live.com", "hotmail.com", "sharepoint.com", "onedrive.com", "xbox.com", "microsoftstore.com"] },
   { label: "google", display: ["google", "gmail", "youtube"], domains: ["google.com", "gmail.com", "googlemail.com", "youtube.com", "withgoogle.com"] },
@@ -44,13 +44,52 @@ export const BRANDS: Brand[] = [
   { label: "github", display: ["github"], domains: ["github.com", "githubapp.com"] },
   { label: "openai", display: ["openai", "chatgpt"], domains: ["openai.com", "chatgpt.com"] },
   { label: "anthropic", display: ["anthropic"], domains: ["anthropic.com", "claude.ai", "claude.com"] },
+  { label: "metamask", display: ["metamask"], domains: ["metamask.io", "consensys.io", "consensys.net"] },
+  { label: "ledger", display: ["ledger live", "ledger wallet"], domains: ["ledger.com"], fuzzy: false },
+  { label: "trustwallet", display: ["trust wallet"], domains: ["trustwallet.com"] },
+  { label: "norton", display: ["norton", "norton 360", "norton lifelock", "lifelock"], domains: ["norton.com", "nortonlifelock.com", "gen.com", "lifelock.com"] },
+  { label: "mcafee", display: ["mcafee"], domains: ["mcafee.com"] },
+  { label: "geeksquad", display: ["geek squad", "geeksquad"], domains: ["geeksquad.com", "bestbuy.com"] },
+  { label: "bestbuy", display: ["best buy"], domains: ["bestbuy.com"] },
+  { label: "walmart", display: ["walmart"], domains: ["walmart.com"] },
+  { label: "ups", display: ["ups"], domains: ["ups.com"], fuzzy: false },
+  { label: "ebay", display: ["ebay"], domains: ["ebay.com"], fuzzy: false },
+  { label: "spotify", display: ["spotify"], domains: ["spotify.com"] },
+  { label: "sparkasse", display: ["sparkasse"], domains: ["sparkasse.de", "s-finanzgruppe.de"] },
+  { label: "santander", display: ["santander", "banco santander"], domains: ["santander.com", "santander.es", "santander.co.uk", "santander.de"] },
+  { label: "laposte", display: ["la poste", "colissimo"], domains: ["laposte.fr", "laposte.net", "colissimo.fr"] },
 ];
+
+/**
+ * Consumer mailbox domains: anyone can have an address there, so a display name claiming a
+ * brand proves nothing by sending from one, even when the brand runs it (outlook.com, gmail.com).
+ */
+export const FREEMAIL = new Set([
+  "gmail.com", "googlemail.com", "outlook.com", "hotmail.com", "live.com", "msn.com", "yahoo.com", "ymail.com", "aol.com",
+  "icloud.com", "me.com", "mac.com", "proton.me", "protonmail.com", "gmx.com", "gmx.net", "gmx.de", "web.de", "mail.com",
+  "zoho.com", "zohomail.com", "yandex.com", "yandex.ru", "mail.ru", "inbox.ru", "list.ru", "bk.ru", "qq.com", "163.com",
+  "126.com", "sina.com", "naver.com", "hanmail.net", "libero.it", "laposte.net", "orange.fr", "free.fr", "t-online.de",
+  "seznam.cz", "wp.pl", "o2.pl", "interia.pl", "onet.pl", "rediffmail.com", "tutanota.com", "tuta.io", "fastmail.com",
+  "hushmail.com", "mail.ee", "rambler.ru", "btinternet.com", "comcast.net", "verizon.net", "att.net", "sbcglobal.net",
+]);
+
+export const isFreemail = (host: string): boolean => FREEMAIL.has(orgDomain(host)) || FREEMAIL.has(asciiHostOf(host));
+const asciiHostOf = (h: string) => h.trim().toLowerCase().replace(/\.$/, "");
+
+/** Brands named anywhere in a normalised text, by their display phrases, word-bounded. */
+export function brandsNamedIn(normalized: string): Brand[] {
+  const padded = ` ${normalized.replace(/[^a-z0-9]+/g, " ")} `;
+  return BRANDS.filter((b) => b.display.some((p) => p.length >= 4 && padded.includes(` ${p} `)));
+}
 
 /** True when `host` is one of the brand's own domains or carries its label. */
 export function brandOwns(brand: Brand, host: string): boolean {
   const org = orgDomain(host);
   return orgLabel(host) === brand.label || brand.domains.some((d) => orgDomain(d) === org);
 }
+
+/** The brand may send as itself from `host`: one of its domains, and not a consumer mailbox anyone can open. */
+export const brandSends = (brand: Brand, host: string): boolean => !isFreemail(host) && brandOwns(brand, host);
 
 /** Brands a display name claims (word-bounded phrase match on the normalised name). */
 export function claimedBrands(normalizedName: string): Brand[] {
@@ -88,6 +127,8 @@ export function imitatedBrand(host: string): Brand | null {
     if (brand.fuzzy !== false && brand.label.length >= 6 && editDistanceAtMostOne(label, brand.label)) return brand;
     const parts = label.split("-");
     if (parts.length > 1 && parts.includes(brand.label) && parts.some((p) => LURE_WORDS.has(p))) return brand;
+    // A part that reads as the brand without being it: "paypa1-support".
+    if (parts.length > 1 && parts.length <= 6 && parts.some((p) => p !== brand.label && skeleton(p) === brand.label)) return brand;
   }
   return null;
 }

@@ -1,9 +1,11 @@
 /**
- * Domain helpers. The organisational domain is a heuristic (last two labels, three under the
- * common second-level registries like co.uk): good enough to tell "mail.example.com" and
- * "example.com" apart from "example.net", without shipping the Public Suffix List.
+ * Domain helpers. The organisational domain is the registrable domain by the Public Suffix
+ * List (tldts, private suffixes included, so two github.io sites are two organisations);
+ * names the list does not know (localhost, made-up suffixes) fall back to the last two
+ * labels, three under the common second-level registries like co.uk.
  */
 import { domainToASCII, domainToUnicode } from "node:url";
+import { getDomain } from "tldts";
 
 const SECOND_LEVEL = new Set(["co", "com", "net", "org", "gov", "edu", "ac", "ltd", "plc", "me", "ne", "or", "go", "gob", "mil", "nic", "sch", "nhs", "police", "gv", "gen", "biz", "info"]);
 
@@ -18,9 +20,24 @@ export function asciiHost(host: string): string {
   return ascii || "";
 }
 
+// The rules ask for the same few hosts' organisation many times (every brand, every link).
+const ORG_MEMO = new Map<string, string>();
+const ORG_MEMO_MAX = 4096;
+
 export function orgDomain(host: string): string {
+  const known = ORG_MEMO.get(host);
+  if (known !== undefined) return known;
+  const org = computeOrgDomain(host);
+  if (ORG_MEMO.size >= ORG_MEMO_MAX) ORG_MEMO.clear();
+  ORG_MEMO.set(host, org);
+  return org;
+}
+
+function computeOrgDomain(host: string): string {
   const h = asciiHost(host);
   if (!h || isIpHost(h)) return h;
+  const registrable = getDomain(h, { allowPrivateDomains: true, extractHostname: false });
+  if (registrable) return registrable;
   const labels = h.split(".");
   if (labels.length <= 2) return h;
   const tld = labels[labels.length - 1]!;

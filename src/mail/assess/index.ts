@@ -16,6 +16,7 @@ import { assessMessageContent, type ContentVerdict } from "./content.ts";
 import type { FinalContext } from "./model.ts";
 import { evaluateFinal, riskOf } from "./rules.ts";
 import { finalTriageOf } from "./triage.ts";
+import { effectiveAuth, relayList, upstreamVerdict, type TrustSettings } from "./upstream.ts";
 
 export { assessMessageContent, type ContentVerdict } from "./content.ts";
 
@@ -31,6 +32,8 @@ export interface AssessorOptions {
   resolver?: Resolver;
   /** Threads for SPF/DKIM/DMARC with the system DNS, started on demand (default 1). */
   authWorkers?: number;
+  /** Relays (IPs, CIDR blocks) and authserv-ids whose verdict headers count (upstream.ts); none by default. */
+  trust?: TrustSettings;
 }
 
 /**
@@ -76,7 +79,12 @@ export class Assessor {
     this.dnsTimeoutMs = opts.dnsTimeoutMs ?? 1500;
     this.resolver = opts.resolver;
     this.authWorkers = opts.authWorkers ?? 1;
+    this.trust = opts.trust ?? { relays: [], authservIds: [] };
+    this.relays = relayList(this.trust.relays);
   }
+
+  private readonly trust: TrustSettings;
+  private readonly relays: ReturnType<typeof relayList>;
 
   /** Terminates the auth threads; an assessment still waiting on one gets temperror. */
   async close(): Promise<void> {
@@ -123,9 +131,10 @@ export class Assessor {
     );
     // The content is read while DNS is in flight; only the final rules need its answers.
     const content = input.content !== undefined ? input.content : assessMessageContent(input, this.mailDomain);
-    const auth = await authRun;
+    const upstream = upstreamVerdict(input.headers, input.envelope, this.trust, this.relays);
+    const auth = effectiveAuth(await authRun, upstream);
     if (!content) return unreadable(input.disposition, auth);
-    return combine(content, { auth, disposition: input.disposition ?? "neutral", envelope: input.envelope }, auth, content.autoReplyBlocked);
+    return combine(content, { auth, disposition: input.disposition ?? "neutral", envelope: input.envelope, upstream }, auth, content.autoReplyBlocked);
   }
 
   /**
@@ -145,7 +154,7 @@ export class Assessor {
 /** The final rules over auth and disposition, the risk of all signals, and the final triage. */
 function combine(
   content: ContentVerdict,
-  facts: Pick<FinalContext, "auth" | "disposition" | "envelope">,
+  facts: Pick<FinalContext, "auth" | "disposition" | "envelope" | "upstream">,
   stored: AuthResults,
   autoReplyBlocked: boolean,
 ): Assessment {

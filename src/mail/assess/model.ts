@@ -1,6 +1,7 @@
 import type { Disposition } from "../../../db/schema/knowledge.ts";
 import type { AuthResults, Envelope, ParsedAttachment, ParsedMail } from "../types.ts";
 import type { HtmlScan } from "./html.ts";
+import type { UpstreamVerdict } from "./upstream.ts";
 
 /** info: context only (weight 0); high: one is enough for risk "high". */
 export type Severity = "info" | "low" | "medium" | "high";
@@ -21,6 +22,8 @@ export interface Sender {
   name: string;
   /** A-label domain, "" when none could be read. */
   domain: string;
+  /** The d= domains of the message's DKIM-Signature fields, as claimed (the final rules know whether DKIM passed). */
+  dkimDomains?: string[];
 }
 
 /** Everything a matcher may read; built once per message, already capped. */
@@ -45,6 +48,12 @@ export interface AssessContext {
   html: HtmlScan | null;
   links: Link[];
   attachments: ParsedAttachment[];
+  /**
+   * Organisational domains whose links are a sender's click tracking: those of List-Unsubscribe,
+   * of the sender and its DKIM signers, and of the big email service providers. Empty unless
+   * the message carries list or ESP headers (List-Unsubscribe, List-Id, Feedback-ID, X-Mailgun-*, X-SES-*, …).
+   */
+  trackingOrgs: ReadonlySet<string>;
   /** What the account's sender profile says of the From address. */
   disposition: Disposition;
 }
@@ -53,7 +62,10 @@ export interface AssessContext {
  * What the final rules read: the sender's authentication and the account's word about it,
  * known only after DNS and a database read, with the few message facts they combine them with.
  */
-export type FinalContext = Pick<AssessContext, "auth" | "disposition" | "from" | "mailDomain" | "envelope">;
+export type FinalContext = Pick<AssessContext, "auth" | "disposition" | "from" | "mailDomain" | "envelope"> & {
+  /** What a hop the operator trusts said about the message (upstream.ts); null when no trusted hop spoke. */
+  upstream?: UpstreamVerdict | null;
+};
 
 interface RuleBase {
   /** Stable string reported in `signals`. */

@@ -6,7 +6,8 @@
 import type { RiskLevel } from "../types.ts";
 import type { AssessContext, FinalContext, FinalRule, Rule, Severity } from "./model.ts";
 import { executableAttachment, macroAttachment } from "./signals/attachments.ts";
-import { autoSubmitted, bounce, bulk, upstreamSpam } from "./signals/headers.ts";
+import { autoSubmitted, bounce, bulk } from "./signals/headers.ts";
+import { brandImpersonation, callbackScam, freeHostingLink, freemailBrandSender, lureAttachment, obfuscatedText } from "./signals/phish.ts";
 import { hiddenText } from "./signals/hidden.ts";
 import { credentialRequest, exfiltrationRequest, promptInjection, urgentPaymentLanguage } from "./signals/language.ts";
 import { dangerousLinkScheme, htmlForm, ipUrl, linkTextMismatch, urlShortener } from "./signals/links.ts";
@@ -24,8 +25,10 @@ export const RULES: readonly Rule[] = [
   // medium
   { signal: "dmarc_fail", final: true, severity: "medium", weight: 4, matcher: (c) => c.auth.dmarc === "fail",
     description: "DMARC fails: the From domain publishes a policy and neither SPF nor DKIM passes aligned with it." },
-  { signal: "display_name_spoof", severity: "medium", weight: 4, matcher: displayNameSpoof,
-    description: "The display name shows an email address or domain of another organisation than the sender's, or claims a well-known brand (PayPal, Microsoft, DHL, …) the sender domain does not belong to." },
+  { signal: "display_name_spoof", final: true, severity: "medium", weight: 4, matcher: displayNameSpoof,
+    description: "The display name shows an email address or domain of another organisation than the sender's, or claims a well-known brand (PayPal, Microsoft, DHL, …) the sender domain does not belong to (by the Public Suffix List; a consumer mailbox such as outlook.com never counts as the brand's; an email service provider's domain does when a DKIM signature of the brand's domain verifies)." },
+  { signal: "callback_scam", severity: "medium", weight: 4, matcher: callbackScam,
+    description: "A phone number to call to cancel, refund or dispute an order, renewal, invoice or charge the reader supposedly made (\"if you did not authorize this, call +1 …\")." },
   { signal: "lookalike_domain", severity: "medium", weight: 4, matcher: lookalikeDomain,
     description: "A sender, Reply-To or link domain imitates a well-known brand: homoglyphs or digits for letters (paypa1, rnicrosoft, Cyrillic а), one typo away (arnazon), or brand plus lure word (paypal-secure-login)." },
   { signal: "own_domain_spoof", final: true, severity: "medium", weight: 4, matcher: ownDomainSpoof,
@@ -35,7 +38,15 @@ export const RULES: readonly Rule[] = [
   { signal: "spf_fail", final: true, severity: "medium", weight: 3, matcher: (c) => c.auth.spf === "fail",
     description: "SPF fails: the envelope sender's domain does not allow the connecting IP (-all)." },
   { signal: "link_text_mismatch", severity: "medium", weight: 3, matcher: linkTextMismatch,
-    description: "An HTML link's text shows a URL or domain of another organisation than the one its href goes to." },
+    description: "An HTML link's text shows a URL or domain of another organisation than the one its href goes to. In list and ESP mail (List-Unsubscribe, List-Id, Feedback-ID, X-Mailgun-*, X-SES-*, SendGrid, …) links through the List-Unsubscribe host's, the sender's, its DKIM signer's or a known ESP's click tracking do not count." },
+  { signal: "brand_impersonation", severity: "medium", weight: 3, matcher: brandImpersonation,
+    description: "A well-known brand (Amazon, Netflix, MetaMask, Norton, …) is claimed in the display name, or addressed as the reader's own account, order or payment in the subject or body (\"your Amazon order\"), in a mail about an account, order or payment, while the sender's organisation (Public Suffix List) is not the brand's. In list mail only the display name counts." },
+  { signal: "obfuscated_text", severity: "medium", weight: 3, matcher: obfuscatedText,
+    description: "Words broken up with invisible or combining characters (soft hyphen, combining grapheme joiner, zero-width or variation characters, combining marks that do not compose) in three or more places: text made to read normally while slipping past filters." },
+  { signal: "freemail_brand_sender", severity: "medium", weight: 3, matcher: freemailBrandSender,
+    description: "A consumer mailbox (gmail.com, outlook.com, yahoo.com, …) whose display name claims a brand or a company department (billing, support, accounts payable, security team, helpdesk), or whose subject names a brand: companies do not invoice from free-mail." },
+  { signal: "lure_attachment", severity: "medium", weight: 3, matcher: lureAttachment,
+    description: "An HTML or SVG attachment (a page that opens from disk, often a login form), or a document named as an invoice, payment, firmware update, voicemail or order in a mail that presses for urgency (urgent, immediately, within 24 hours, final notice, …)." },
   { signal: "ip_url", severity: "medium", weight: 3, matcher: ipUrl,
     description: "A link to a raw IPv4/IPv6 host, including obfuscated forms (decimal, hex, octal)." },
   { signal: "dangerous_link_scheme", severity: "medium", weight: 3, matcher: dangerousLinkScheme,
@@ -46,8 +57,8 @@ export const RULES: readonly Rule[] = [
     description: "Credential-phishing wording: verify your password or identity, account suspended/locked, password expiring, mailbox full, log in to avoid…" },
   { signal: "macro_attachment", severity: "medium", weight: 3, matcher: macroAttachment,
     description: "A macro-enabled Office document (docm, xlsm, pptm, xlsb, …)." },
-  { signal: "upstream_spam_flag", severity: "medium", weight: 3, matcher: upstreamSpam,
-    description: "An upstream filter marked the message as spam (X-Spam-Flag: YES, X-Spam-Status: Yes, Exchange SCL ≥ 5)." },
+  { signal: "upstream_spam_flag", final: true, severity: "medium", weight: 3, matcher: (c) => c.upstream?.spam === true,
+    description: "A hop the operator trusts (TRUSTED_RELAYS) marked the message as spam (X-Spam-Flag: YES, X-Spam-Status: Yes, X-Spam: yes, Exchange SCL ≥ 5) above its Received field; the same fields written by the sender, or by any untrusted hop, are ignored." },
   { signal: "parse_failed", severity: "medium", weight: 3, matcher: (c) => c.mail === null,
     description: "The message could not be parsed within budget, so its content was not checked." },
   // low
@@ -63,6 +74,8 @@ export const RULES: readonly Rule[] = [
     description: "No From field, more than one, or one without a readable address." },
   { signal: "html_form", severity: "low", weight: 2, matcher: htmlForm,
     description: "The HTML contains a form (credentials typed straight into the message)." },
+  { signal: "free_hosting_link", severity: "low", weight: 2, matcher: freeHostingLink,
+    description: "A link to a page on a free hosting or form platform (firebaseapp.com, web.app, ipfs.io, r2.dev, wixsite.com, weebly.com, jotform.com, …), where credential lures are put up in minutes." },
   { signal: "url_shortener", severity: "low", weight: 1, matcher: urlShortener,
     description: "A link through a URL shortener (bit.ly, tinyurl.com, …) that hides its destination." },
   { signal: "spf_softfail", final: true, severity: "low", weight: 1, matcher: (c) => c.auth.spf === "softfail",

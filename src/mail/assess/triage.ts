@@ -5,6 +5,7 @@
 import type { RiskLevel, TriageLabel } from "../types.ts";
 import type { AssessContext } from "./model.ts";
 import { hasListUnsubscribe, noReplySender } from "./signals/headers.ts";
+import { splitReply } from "../extract.ts";
 import { normalizeForMatch } from "./text.ts";
 
 export interface TriageFacts {
@@ -89,20 +90,14 @@ export function asksQuestion(text: string): boolean {
 }
 
 /**
- * The part of a body the sender wrote now: stops at the quote header of a reply
- * ("On … wrote:", "-----Original Message-----", an Outlook From:/Sent: block) or the
- * signature separator, and skips ">" lines.
+ * The part of a body the sender wrote now: the reply splitting of extracted_text (quoted
+ * history in any of the languages and client styles it knows, bottom-posted and interleaved
+ * answers kept, signature cut), up to a forwarded message, which is someone else's words.
  */
 export function newText(body: string): string {
-  const lines = (body.length > TRIAGE_CHARS ? body.slice(0, TRIAGE_CHARS) : body).split(/\r?\n/);
-  const out: string[] = [];
-  for (let k = 0; k < lines.length; k++) {
-    const t = lines[k]!.trim();
-    if (t.startsWith(">")) continue;
-    if (/(?:^|\s)wrote:$/i.test(t)) break;
-    if (/^-{2,} ?(?:original message|forwarded message) ?-{2,}$/i.test(t) || /^_{10,}$/.test(t) || lines[k] === "-- ") break;
-    if (/^from: /i.test(t) && out.length > 0 && lines.slice(k + 1, k + 5).some((l) => /^(?:sent|date): /i.test(l.trim()))) break;
-    out.push(lines[k]!);
-  }
-  return out.join("\n");
+  const text = splitReply({ text: body.length > TRIAGE_CHARS ? body.slice(0, TRIAGE_CHARS) : body, html: null }).text;
+  const forwarded = text.search(FORWARD_MARK);
+  return forwarded >= 0 ? text.slice(0, forwarded) : text;
 }
+
+const FORWARD_MARK = /^-{2,} ?(?:forwarded message|weitergeleitete nachricht|message transféré|mensaje reenviado|messaggio inoltrato|doorgestuurd bericht) ?-{2,}$|^(?:begin forwarded message|anfang der weitergeleiteten nachricht):$/im;

@@ -40,7 +40,7 @@ export type AssessFacts = { envelope: Envelope; mailDomain: string };
 export type ParseRequest = { raw: Uint8Array; assess?: AssessFacts };
 
 /** What a worker answers for one message; `content` when the request asked for it. */
-export type Parsed = { mail: ParsedMail; extractedText: string; content?: ContentVerdict | null };
+export type Parsed = { mail: ParsedMail; extractedText: string; quotedText?: string; content?: ContentVerdict | null };
 
 const reasonOf = (prefix: string, message: string) =>
   `${prefix}${message.replace(/[\r\n\0]+/g, " ").trim()}`.slice(0, MAX_REASON);

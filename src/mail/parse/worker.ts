@@ -8,16 +8,17 @@
  */
 import { serveWorker } from "../../workers/serve.ts";
 import { assessMessageContent } from "../assess/content.ts";
-import { extractText } from "../extract.ts";
+import { splitReply } from "../extract.ts";
 import { parseInline } from "./convert.ts";
 import type { ParseRequest, Parsed } from "./index.ts";
 
 serveWorker<ParseRequest, Parsed>(
   async ({ raw, assess }) => {
     const mail = await parseInline(raw);
-    const extractedText = extractText({ text: mail.text, html: mail.html });
-    const content = assess ? assessMessageContent({ mail, headers: mail.headers, envelope: assess.envelope }, assess.mailDomain) : undefined;
-    return assess ? { mail, extractedText, content } : { mail, extractedText };
+    const { text: extractedText, quoted: quotedText } = splitReply({ text: mail.text, html: mail.html });
+    if (!assess) return { mail, extractedText, quotedText };
+    const content = assessMessageContent({ mail, headers: mail.headers, envelope: assess.envelope }, assess.mailDomain);
+    return { mail, extractedText, quotedText, content };
   },
   // Attachments move to the main thread instead of being copied (each owns its buffer).
   ({ mail }) => [...new Set(mail.attachments.map((a) => a.content.buffer as ArrayBuffer))],

@@ -43,13 +43,6 @@ const deliveryReport = (ctx: AssessContext): boolean =>
 /** Delivery status notifications and read receipts. */
 export const bounce = (ctx: AssessContext): boolean => nullSender(ctx) || daemonSender(ctx) || deliveryReport(ctx);
 
-/** An upstream filter (SpamAssassin, rspamd, Exchange) already called it spam. */
-export const upstreamSpam = (ctx: AssessContext): boolean =>
-  ctx.header("x-spam-flag").some((v) => /^\s*yes\b/i.test(v)) ||
-  ctx.header("x-spam-status").some((v) => /^\s*yes\b/i.test(v)) ||
-  ctx.header("x-spam").some((v) => /^\s*(?:yes|true|spam)\b/i.test(v)) ||
-  ctx.header("x-ms-exchange-organization-scl").some((v) => Number(v.trim()) >= 5);
-
 /**
  * Never answer automatically: RFC 3834 §2 (Auto-Submitted, list and bulk mail), Exchange's
  * X-Auto-Response-Suppress, and anything a daemon or a null sender sent (answering a bounce

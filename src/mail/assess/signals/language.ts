@@ -26,6 +26,17 @@ export const CREDENTIAL_PATTERNS: RegExp[] = [
   /\b(?:mailbox|email|storage) (?:storage |quota )?(?:is )?(?:full|exceeded|almost full)\b/,
   /\b(?:log ?in|sign ?in) (?:now |here |below |immediately )?to (?:avoid|prevent|keep|restore|unlock|verify|confirm)\b/,
   /\benter your (?:password|pin|credentials|login details|card (?:number|details)|social security)\b/,
+  // The same lures in the languages of the mail we see most (German, French, Spanish, Italian, Portuguese, Dutch, Polish).
+  /(?:konto|zugang|karte|postfach) (?:wurde|ist|wird) (?:vorübergehend |vorlaufig |vorläufig )?(?:gesperrt|eingeschränkt|deaktiviert|limitiert)/,
+  /bestätigen sie (?:ihre|ihr) (?:identität|daten|zugangsdaten|konto|kontodaten|zahlungsdaten|angaben)/,
+  /(?:votre|ton) compte (?:a été|est|sera) (?:temporairement )?(?:suspendu|bloqué|limité|désactivé|restreint)/,
+  /(?:confirmez|vérifiez|mettez à jour) (?:vos|votre) (?:coordonnées bancaires|identité|informations|identifiants|données bancaires|moyen de paiement)/,
+  /(?:su|tu) cuenta (?:ha sido|fue|será|está) (?:temporalmente )?(?:bloqueada|suspendida|limitada|desactivada|restringida)/,
+  /(?:verifique|confirme|actualice|verifica|confirma|actualiza) (?:su|sus|tu|tus) (?:identidad|datos|información|credenciales|método de pago)/,
+  /(?:il tuo|il suo) (?:account|conto) (?:è stato|e stato|sarà) (?:temporaneamente )?(?:sospeso|bloccato|limitato|disattivato)/,
+  /(?:sua|a sua) conta (?:foi|está|será) (?:temporariamente )?(?:bloqueada|suspensa|limitada|desativada)/,
+  /(?:uw|je) (?:account|rekening) (?:is|wordt|werd) (?:tijdelijk )?(?:geblokkeerd|opgeschort|beperkt|gedeactiveerd)/,
+  /(?:twoje|pana|pani) konto (?:zostało|zostanie|jest) (?:tymczasowo )?(?:zablokowane|zawieszone|ograniczone)/,
 ];
 
 const anyMatch = (patterns: RegExp[], text: string) => patterns.some((re) => re.test(text));

@@ -1,5 +1,9 @@
 /** Links: where they claim to go, where they go, and how. */
-import { asciiHost, isIpHost, sameOrg } from "../domains.ts";
+import { BRANDS, brandOwns } from "../brands.ts";
+import { asciiHost, isIpHost, orgDomain, sameOrg } from "../domains.ts";
+
+/** Both hosts are domains of one well-known brand (paypal.com and paypal-communication.com). */
+const sameBrand = (a: string, b: string) => BRANDS.some((brand) => brandOwns(brand, a) && brandOwns(brand, b));
 import type { AssessContext } from "../model.ts";
 
 // Anchor text is capped at 256 chars (html.ts), which bounds these patterns.
@@ -14,13 +18,23 @@ export function shownHost(text: string): string {
   return asciiHost(m[1]!);
 }
 
-/** Anchor text shows one organisation's URL/domain while the href goes to another. */
+/**
+ * Anchor text shows one organisation's URL/domain while the href goes to another. A link
+ * through the sender's click tracking (ctx.trackingOrgs: list and ESP mail only) is how
+ * newsletters count clicks, not deception.
+ */
 export const linkTextMismatch = (ctx: AssessContext): boolean =>
   ctx.links.some((l) => {
     if (l.text === null || !l.host || (l.scheme !== "http:" && l.scheme !== "https:")) return false;
     const shown = shownHost(l.text);
-    return shown !== "" && !sameOrg(shown, l.host);
+    return shown !== "" && !sameOrg(shown, l.host) && !sameBrand(shown, l.host) && !tracking(ctx, l.host);
   });
+
+// Host names ESPs give a sender's own click-tracking domain ("click.e.brand-mail.example").
+const TRACKING_HOST = /^(?:click|clicks|links?|track(?:ing)?|trk|email|e|go|r|url|redirect|l|t|mail|news|em|ct)\d{0,2}\./;
+
+/** A link through click tracking of a list or ESP mail (see AssessContext.trackingOrgs). */
+const tracking = (ctx: AssessContext, host: string) => ctx.trackingOrgs.size > 0 && (ctx.trackingOrgs.has(orgDomain(host)) || TRACKING_HOST.test(host));
 
 /** A link to a bare IPv4/IPv6 address (obfuscated forms like http://3232235777 are normalised by the URL parser). */
 export const ipUrl = (ctx: AssessContext): boolean => ctx.links.some((l) => l.host !== "" && isIpHost(l.host));

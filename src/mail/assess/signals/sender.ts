@@ -1,5 +1,5 @@
 /** Who the message claims to be from, against where it actually comes from. */
-import { brandOwns, claimedBrands, imitatedBrand } from "../brands.ts";
+import { brandSends, claimedBrands, imitatedBrand } from "../brands.ts";
 import { hasPunycode, sameOrg } from "../domains.ts";
 import type { AssessContext, FinalContext } from "../model.ts";
 
@@ -10,8 +10,11 @@ const DOMAIN_IN_NAME = /(?:^|[\s(<[])(?:https?:\/\/)?((?:[a-z0-9-]{1,63}\.){1,8}
 /**
  * The display name shows an address or a domain of another organisation, or claims a
  * well-known brand while the address belongs to someone else ("PayPal <x@evil.example>").
+ * A brand mailing through its email service provider (From on the ESP's domain) is itself
+ * when a DKIM signature of the brand's own domain verifies; a consumer mailbox (outlook.com,
+ * gmail.com) never speaks for a brand. A final rule, as only auth knows whether DKIM passed.
  */
-export function displayNameSpoof(ctx: AssessContext): boolean {
+export function displayNameSpoof(ctx: FinalContext): boolean {
   const from = ctx.from;
   if (!from?.name || !from.domain) return false;
   for (const m of from.name.matchAll(ADDRESS_IN_NAME)) {
@@ -20,7 +23,8 @@ export function displayNameSpoof(ctx: AssessContext): boolean {
   const withoutAddresses = from.name.replace(ADDRESS_IN_NAME, " ");
   const shown = DOMAIN_IN_NAME.exec(withoutAddresses);
   if (shown && !sameOrg(shown[1]!, from.domain)) return true;
-  return claimedBrands(from.name).some((brand) => !brandOwns(brand, from.domain));
+  const signedBy = (brand: Parameters<typeof brandSends>[0]) => ctx.auth.dkim === "pass" && (from.dkimDomains ?? []).some((d) => brandSends(brand, d));
+  return claimedBrands(from.name).some((brand) => !brandSends(brand, from.domain) && !signedBy(brand));
 }
 
 /** Replies would go to another organisation than the author's. */
