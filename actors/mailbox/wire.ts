@@ -1,0 +1,272 @@
+/**
+ * The mailbox actor's wire format: how a command, its reply and its error travel between
+ * nodes (the NATS placement forwards commands to the node that owns the mailbox). Derived
+ * from the command map (./commands.ts): every command is covered, none is listed here.
+ *
+ * API (stable; a change here is a change of the protocol between nodes):
+ *
+ *   encodeCommand(name, args) → WireCommand   { name, args }: what the client sends, as plain data
+ *   encodeMessage(msg)        → WireCommand   the same from a `{ name, args }` message (what a Placement is handed)
+ *   decodeCommand(data)       → MailboxMessage `{ name, args }` to hand to the local actor system;
+ *                                              throws WireFormatError for an unknown name or a malformed message
+ *   encodeReply(value)        → WireReply     { ok: true, value }
+ *   encodeError(err)          → WireReply     { ok: false, error: WireError }; never throws
+ *   settleReply(promise)      → Promise<WireReply>  the outcome of a handler, success or failure; never rejects
+ *   decodeReply(data)         → the reply value, or throws the error it carries, rebuilt as the
+ *                                              same typed class: AppError (src/errors.ts, with code, details
+ *                                              and headers such as Retry-After), ActorTimeoutError,
+ *                                              ActorStoppedError, ActorActivationError (with its cause),
+ *                                              UnknownActorKindError, UnknownCommandError, ActorError;
+ *                                              anything else becomes a plain Error with its name and message
+ *                                              (a fault: rendered as 500, as it would be locally).
+ *
+ * Every encoded value is plain JSON data: `JSON.stringify` of it is the bytes to send, and
+ * every decoder accepts the object itself, its JSON text or that text's UTF-8 bytes.
+ *
+ * Values: JSON as it is, except what JSON cannot say, which becomes an object tagged by a
+ * "$" key: `{ "$": "date", "v": <epoch ms> }`, `{ "$": "undefined" }`,
+ * `{ "$": "bytes", "v": <base64> }`, `{ "$": "bigint", "v": "<digits>" }`,
+ * `{ "$": "number", "v": "NaN" | "Infinity" | "-Infinity" | "-0" }`, and a plain object that has a
+ * "$" key of its own (tenant data may) is wrapped as `{ "$": "object", "v": { ... } }`. So
+ * rows with Date columns, optional fields and `undefined` replies come out as they went in.
+ * Class instances other than those (Map, Set, a class of ours) are refused at encoding: a
+ * command's arguments and replies must be plain data.
+ */
+import { AppError, ERROR_STATUS, type ErrorCode } from "../../src/errors.ts";
+import { UnknownCommandError } from "../runtime/commands.ts";
+import { ActorActivationError, ActorError, ActorStoppedError, ActorTimeoutError, UnknownActorKindError } from "../runtime/index.ts";
+import { mailboxCommands, type MailboxArgs, type MailboxCommandName, type MailboxMessage } from "./commands.ts";
+
+export type WireValue = null | boolean | number | string | WireValue[] | { [key: string]: WireValue };
+
+export interface WireCommand {
+  name: string;
+  args: WireValue[];
+}
+
+export type WireError =
+  | { type: "AppError"; code: string; message: string; details: WireValue; headers: Record<string, string> }
+  | { type: "ActorTimeoutError"; kind: string; id: string; timeoutMs: number }
+  | { type: "ActorStoppedError"; message: string; kind: string | null; id: string | null }
+  | { type: "ActorActivationError"; kind: string; id: string; cause: WireError }
+  | { type: "UnknownActorKindError"; kind: string }
+  | { type: "UnknownCommandError"; kind: string; command: WireValue }
+  | { type: "ActorError"; message: string; kind: string | null; id: string | null }
+  | { type: "Error"; name: string; message: string };
+
+export type WireReply = { ok: true; value: WireValue } | { ok: false; error: WireError };
+
+/** Data that is not a message of this format (another version, or corrupt): a fault, never a client's error. */
+export class WireFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WireFormatError";
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Commands
+// ---------------------------------------------------------------------------
+
+export function encodeCommand<N extends MailboxCommandName>(name: N, args: MailboxArgs<N>): WireCommand {
+  return { name, args: (args as unknown[]).map(encodeValue) };
+}
+
+export function encodeMessage(msg: MailboxMessage): WireCommand {
+  return encodeCommand(msg.name, msg.args);
+}
+
+export function decodeCommand(data: unknown): MailboxMessage {
+  const cmd = parse(data);
+  if (!isObject(cmd) || typeof cmd.name !== "string" || !Array.isArray(cmd.args)) throw new WireFormatError("a mailbox command is { name, args: [...] }");
+  if (!isCommandName(cmd.name)) throw new WireFormatError(`no mailbox command is named ${JSON.stringify(cmd.name)}`);
+  return { name: cmd.name, args: cmd.args.map(decodeValue) } as MailboxMessage;
+}
+
+export function isCommandName(name: string): name is MailboxCommandName {
+  return Object.hasOwn(mailboxCommands, name);
+}
+
+// ---------------------------------------------------------------------------
+// Replies and errors
+// ---------------------------------------------------------------------------
+
+export function encodeReply(value: unknown): WireReply {
+  return { ok: true, value: encodeValue(value) };
+}
+
+export function encodeError(err: unknown): WireReply {
+  return { ok: false, error: errorToWire(err) };
+}
+
+/** The outcome of a command run locally, ready to send back. */
+export function settleReply(reply: Promise<unknown>): Promise<WireReply> {
+  // A reply that cannot be encoded is a fault of this node: reported as one, not as a hang.
+  return reply.then(
+    (value) => {
+      try {
+        return encodeReply(value);
+      } catch (err) {
+        return encodeError(err);
+      }
+    },
+    encodeError,
+  );
+}
+
+export function decodeReply(data: unknown): unknown {
+  const reply = parse(data);
+  if (!isObject(reply) || typeof reply.ok !== "boolean") throw new WireFormatError("a mailbox reply is { ok, value } or { ok, error }");
+  if (reply.ok) return decodeValue((reply.value ?? null) as WireValue);
+  throw errorFromWire(reply.error);
+}
+
+function errorToWire(err: unknown): WireError {
+  // Most specific first: these are subclasses of ActorError.
+  if (err instanceof AppError) {
+    let details: WireValue;
+    try {
+      details = encodeValue(err.details);
+    } catch {
+      details = {}; // details that are not plain data are dropped rather than losing the error
+    }
+    return { type: "AppError", code: err.code, message: err.message, details, headers: { ...err.headers } };
+  }
+  if (err instanceof ActorTimeoutError) return { type: "ActorTimeoutError", kind: err.kind!, id: err.id!, timeoutMs: err.timeoutMs };
+  if (err instanceof ActorStoppedError) return { type: "ActorStoppedError", message: err.message, kind: err.kind ?? null, id: err.id ?? null };
+  if (err instanceof ActorActivationError) return { type: "ActorActivationError", kind: err.kind!, id: err.id!, cause: errorToWire(err.cause) };
+  if (err instanceof UnknownActorKindError) return { type: "UnknownActorKindError", kind: err.kind! };
+  if (err instanceof UnknownCommandError) return { type: "UnknownCommandError", kind: err.kind, command: safeValue(err.command) };
+  if (err instanceof ActorError) return { type: "ActorError", message: err.message, kind: err.kind ?? null, id: err.id ?? null };
+  if (err instanceof Error) return { type: "Error", name: err.name, message: err.message };
+  return { type: "Error", name: "Error", message: String(err) };
+}
+
+function errorFromWire(data: unknown): Error {
+  if (!isObject(data) || typeof data.type !== "string") return new WireFormatError("a mailbox error has a type");
+  const e = data as WireError;
+  const opt = (v: string | null) => v ?? undefined;
+  switch (e.type) {
+    case "AppError":
+      if (!Object.hasOwn(ERROR_STATUS, e.code)) break;
+      return new AppError(e.code as ErrorCode, e.message, (decodeValue(e.details) ?? {}) as Record<string, unknown>, { ...e.headers });
+    case "ActorTimeoutError":
+      return new ActorTimeoutError(e.kind, e.id, e.timeoutMs);
+    case "ActorStoppedError":
+      return new ActorStoppedError(e.message, { kind: opt(e.kind), id: opt(e.id) });
+    case "ActorActivationError":
+      return new ActorActivationError(e.kind, e.id, errorFromWire(e.cause));
+    case "UnknownActorKindError":
+      return new UnknownActorKindError(e.kind);
+    case "UnknownCommandError":
+      return new UnknownCommandError(e.kind, decodeValue(e.command));
+    case "ActorError":
+      return new ActorError(e.message, { kind: opt(e.kind), id: opt(e.id) });
+    case "Error": {
+      const err = new Error(e.message);
+      err.name = e.name;
+      return err;
+    }
+  }
+  // An error type (or an AppError code) this node does not know: a fault, with what was said kept.
+  const err = new Error(typeof (data as { message?: unknown }).message === "string" ? (data as { message: string }).message : "unknown error from another node");
+  err.name = String(data.type);
+  return err;
+}
+
+// ---------------------------------------------------------------------------
+// Values
+// ---------------------------------------------------------------------------
+
+const TAG = "$";
+
+export function encodeValue(value: unknown): WireValue {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      // JSON has no NaN, Infinity or -0.
+      return Number.isFinite(value) && !Object.is(value, -0) ? value : { [TAG]: "number", v: Object.is(value, -0) ? "-0" : String(value) };
+    case "undefined":
+      return { [TAG]: "undefined" };
+    case "bigint":
+      return { [TAG]: "bigint", v: value.toString() };
+    case "object": {
+      if (value === null) return null;
+      if (Array.isArray(value)) return value.map(encodeValue);
+      if (value instanceof Date) {
+        const t = value.getTime();
+        return { [TAG]: "date", v: Number.isNaN(t) ? null : t };
+      }
+      if (value instanceof Uint8Array) return { [TAG]: "bytes", v: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64") };
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) {
+        throw new WireFormatError(`not plain data: a ${(value as object).constructor?.name ?? "class instance"} cannot cross the wire`);
+      }
+      const out: { [key: string]: WireValue } = {};
+      for (const key of Object.keys(value)) setOwn(out, key, encodeValue((value as Record<string, unknown>)[key]));
+      return Object.hasOwn(out, TAG) ? { [TAG]: "object", v: out } : out;
+    }
+    default:
+      throw new WireFormatError(`not plain data: a ${typeof value} cannot cross the wire`);
+  }
+}
+
+export function decodeValue(value: WireValue): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(decodeValue);
+  if (!Object.hasOwn(value, TAG)) return decodeEntries(value);
+  const v = value.v;
+  switch (value[TAG]) {
+    case "undefined":
+      return undefined;
+    case "date":
+      return new Date(typeof v === "number" ? v : Number.NaN);
+    case "number":
+      return Number(v);
+    case "bigint":
+      return BigInt(v as string);
+    case "bytes":
+      return new Uint8Array(Buffer.from(v as string, "base64"));
+    case "object":
+      if (isObject(v)) return decodeEntries(v);
+  }
+  throw new WireFormatError(`unknown tagged value ${JSON.stringify(value[TAG])}`);
+}
+
+function decodeEntries(obj: { [key: string]: WireValue }): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(obj)) setOwn(out, key, decodeValue(obj[key]!));
+  return out;
+}
+
+/** A key of the data, even "__proto__" (which plain assignment would take as the prototype). */
+function setOwn(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
+function safeValue(value: unknown): WireValue {
+  try {
+    return encodeValue(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function isObject(value: unknown): value is { [key: string]: WireValue } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const utf8 = new TextDecoder();
+
+function parse(data: unknown): unknown {
+  try {
+    if (typeof data === "string") return JSON.parse(data);
+    if (data instanceof Uint8Array) return JSON.parse(utf8.decode(data));
+  } catch {
+    throw new WireFormatError("not JSON");
+  }
+  return data;
+}
