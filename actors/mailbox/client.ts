@@ -5,6 +5,7 @@ import { MAILBOX_ACTOR } from "./types.ts";
 
 export type { MailboxArgs, MailboxCommandName, MailboxMessage, MailboxReply } from "./commands.ts";
 export type { Held, HoldingMode } from "./runtime.ts";
+export { MAILBOX_ACTOR } from "./types.ts";
 export type { IssuedKey } from "./types.ts";
 
 /**

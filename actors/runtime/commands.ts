@@ -142,18 +142,22 @@ export interface CommandTarget {
 export function installCommands<M extends CommandMap>(proto: CommandTarget, kind: string, commands: M, normalizeId: (id: string) => string = (id) => id): void {
   for (const name of Object.keys(commands)) {
     const spec = commands[name]!;
+    // A call without arguments sends one shared message (`get` runs on every request).
+    // Messages are never changed once sent, so sharing one is safe.
+    const bare = Object.freeze({ name, args: Object.freeze<unknown[]>([]) });
+    const message = (args: unknown[]) => (args.length === 0 ? bare : { name, args });
     let method: (this: CommandTarget, id: string, ...args: unknown[]) => unknown;
     if (spec.tell) {
       method = function (id, ...args) {
-        this.placement.tell(kind, normalizeId(id), { name, args });
+        this.placement.tell(kind, normalizeId(id), message(args));
       };
     } else if (spec.kind === "read") {
       method = function (id, ...args) {
-        return this.placement.read(kind, normalizeId(id), { name, args }, this.askOptions);
+        return this.placement.read(kind, normalizeId(id), message(args), this.askOptions);
       };
     } else {
       method = function (id, ...args) {
-        return this.placement.ask(kind, normalizeId(id), { name, args }, this.askOptions);
+        return this.placement.ask(kind, normalizeId(id), message(args), this.askOptions);
       };
     }
     Object.defineProperty(proto, name, { value: method, writable: true, configurable: true, enumerable: false });
