@@ -3,8 +3,7 @@ import fc from "fast-check";
 import { Mailboxes } from "../actors/mailbox/client.ts";
 import { mailboxCommands, type MailboxArgs, type MailboxCommandName, type MailboxMessage, type MailboxReply } from "../actors/mailbox/commands.ts";
 import { decodeCommand, decodeReply, decodeValue, encodeCommand, encodeError, encodeMessage, encodeReply, encodeValue, settleReply, WireFormatError } from "../actors/mailbox/wire.ts";
-import { UnknownCommandError } from "../actors/runtime/commands.ts";
-import { ActorActivationError, ActorError, ActorStoppedError, ActorTimeoutError, LocalPlacement, UnknownActorKindError, type AskOptions, type Placement } from "../actors/runtime/index.ts";
+import { ActorActivationError, ActorError, ActorStoppedError, ActorTimeoutError, LocalPlacement, UnknownActorKindError, UnknownCommandError, type AskOptions, type Placement } from "../actors/runtime/index.ts";
 import { AppError, notFound } from "../src/errors.ts";
 import { seedAccount, startTestService, type TestService } from "./harness.ts";
 

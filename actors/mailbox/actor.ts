@@ -1,5 +1,4 @@
-import { commandActor, type CommandMessage } from "../runtime/commands.ts";
-import type { ActorDefinition } from "../runtime/index.ts";
+import { commandActor, type ActorDefinition, type CommandMessage } from "../runtime/index.ts";
 import { windowsIdle } from "./admission.ts";
 import { mailboxCommands, type MailboxCommands } from "./commands.ts";
 import { activateMailbox } from "./mailbox-row.ts";

@@ -1,5 +1,4 @@
-import { installCommands, type CommandTarget } from "../runtime/commands.ts";
-import type { AskOptions, Placement } from "../runtime/index.ts";
+import { installCommands, type AskOptions, type CommandTarget, type Placement } from "../runtime/index.ts";
 import { mailboxCommands, type MailboxClient } from "./commands.ts";
 import { MAILBOX_ACTOR } from "./types.ts";
 

@@ -10,7 +10,7 @@
 import type { OutgoingFields, ReplyFields } from "../../src/domain/outbound.ts";
 import type { ProtocolResponseRow } from "../../db/schema/index.ts";
 import type { ResponseInput } from "../../src/protocol/types.ts";
-import { commandsFor, type ArgsOf, type CommandClient, type CommandMessage, type CommandName, type ReplyOf } from "../runtime/commands.ts";
+import { commandsFor, type ArgsOf, type CommandClient, type CommandMessage, type CommandName, type ReplyOf } from "../runtime/index.ts";
 import { createAction, deleteAction, updateAction } from "./actions.ts";
 import { admit, admitRuntime } from "./admission.ts";
 import { setAutopilot } from "./autopilot.ts";

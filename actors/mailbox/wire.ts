@@ -33,8 +33,7 @@
  * command's arguments and replies must be plain data.
  */
 import { AppError, ERROR_STATUS, type ErrorCode } from "../../src/errors.ts";
-import { UnknownCommandError } from "../runtime/commands.ts";
-import { ActorActivationError, ActorError, ActorStoppedError, ActorTimeoutError, UnknownActorKindError } from "../runtime/index.ts";
+import { ActorActivationError, ActorError, ActorStoppedError, ActorTimeoutError, UnknownActorKindError, UnknownCommandError } from "../runtime/index.ts";
 import { mailboxCommands, type MailboxArgs, type MailboxCommandName, type MailboxMessage } from "./commands.ts";
 
 export type WireValue = null | boolean | number | string | WireValue[] | { [key: string]: WireValue };
