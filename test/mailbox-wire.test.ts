@@ -2,7 +2,23 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { Mailboxes } from "../actors/mailbox/client.ts";
 import { mailboxCommands, type MailboxArgs, type MailboxCommandName, type MailboxMessage, type MailboxReply } from "../actors/mailbox/commands.ts";
-import { decodeCommand, decodeReply, decodeValue, encodeCommand, encodeError, encodeMessage, encodeReply, encodeValue, settleReply, WireFormatError } from "../actors/mailbox/wire.ts";
+import {
+  decodeCommand,
+  decodeOutcome,
+  decodeReply,
+  decodeValue,
+  encodeCommand,
+  encodeError,
+  encodeMessage,
+  encodeOutcome,
+  encodeReply,
+  encodeValue,
+  mailboxWireCodec,
+  registerWireError,
+  settleReply,
+  WireFormatError,
+} from "../actors/mailbox/wire.ts";
+import { uniqueViolation } from "../src/errors.ts";
 import { ActorActivationError, ActorError, ActorStoppedError, ActorTimeoutError, LocalPlacement, UnknownActorKindError, UnknownCommandError, type AskOptions, type Placement } from "../actors/runtime/index.ts";
 import { AppError, notFound } from "../src/errors.ts";
 import { seedAccount, startTestService, type TestService } from "./harness.ts";
@@ -139,6 +155,7 @@ describe("wire format of the mailbox commands", () => {
       u: undefined,
       list: [undefined, null, 0, -1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY],
       bytes: new Uint8Array([0, 1, 2, 255]),
+      buffer: Buffer.from("buffer"),
       big: 12345678901234567890n,
       $: { $: "date", v: 0 },
       ["__proto__"]: { x: 1 },
@@ -146,6 +163,7 @@ describe("wire format of the mailbox commands", () => {
     const back = decodeValue(JSON.parse(overTheWire(encodeValue(value)))) as typeof value;
     expect(back).toStrictEqual(value);
     expect(back.d).toBeInstanceOf(Date);
+    expect([Buffer.isBuffer(back.buffer), Buffer.isBuffer(back.bytes)]).toEqual([true, false]);
     // An invalid date stays one (not equal to itself under toStrictEqual, so checked alone).
     const invalid = decodeValue(JSON.parse(overTheWire(encodeValue(new Date(Number.NaN))))) as Date;
     expect([invalid instanceof Date, Number.isNaN(invalid.getTime())]).toEqual([true, true]);
@@ -230,6 +248,47 @@ describe("errors cross the wire as the same typed errors", () => {
     // An AppError code this node does not know (a newer node) is not guessed at.
     const future = decodeReplyError({ ok: false, error: { type: "AppError", code: "from_the_future", message: "m", details: {}, headers: {} } });
     expect(future).not.toBeInstanceOf(AppError);
+  });
+
+  test("a database error keeps its SQLSTATE, constraint and cause chain (what the job runner and uniqueViolation read)", () => {
+    const driver = Object.assign(new Error('duplicate key value violates unique constraint "labels_name_key"'), { code: "23505", constraint_name: "labels_name_key" });
+    const wrapped = new Error("Failed query: insert into labels …", { cause: driver });
+    const back = roundTrip(wrapped) as Error & { cause: Error & { code: string; constraint_name: string } };
+    expect(back.message).toBe(wrapped.message);
+    expect([back.cause.code, back.cause.constraint_name]).toEqual(["23505", "labels_name_key"]);
+    expect(uniqueViolation(back)).toEqual({ constraint: "labels_name_key" });
+  });
+
+  test("an error class of another module crosses once registered", () => {
+    class NotHere extends ActorError {
+      constructor(kind: string, id: string, readonly owner: string) {
+        super(`${kind}/${id} lives on ${owner}`, { kind, id });
+        this.name = "NotHere";
+      }
+    }
+    registerWireError({
+      name: "NotHere",
+      matches: (err): err is NotHere => err instanceof NotHere,
+      encode: (err) => ({ kind: err.kind!, id: err.id!, owner: err.owner }),
+      decode: (f) => new NotHere(f.kind as string, f.id as string, f.owner as string),
+    });
+    const back = roundTrip(new NotHere("mailbox", "mb1", "node-b")) as NotHere;
+    expect(back).toBeInstanceOf(NotHere);
+    expect([back.kind, back.id, back.owner]).toEqual(["mailbox", "mb1", "node-b"]);
+  });
+
+  test("as text, the shape NatsPlacement's codec takes: messages in, outcomes out", () => {
+    const msg: MailboxMessage = { name: "createDraft", args: [{ to: ["a@b.c"], subject: null }] };
+    expect(mailboxWireCodec.decodeCommand(mailboxWireCodec.encodeCommand(msg))).toStrictEqual(msg);
+    const value = cases.send.reply;
+    expect(mailboxWireCodec.decodeReply(mailboxWireCodec.encodeReply({ ok: true, value }))).toStrictEqual({ ok: true, value });
+    const failed = mailboxWireCodec.decodeReply(mailboxWireCodec.encodeReply({ ok: false, error: new AppError("mailbox_disabled", "off") }));
+    expect(failed.ok).toBe(false);
+    expect(!failed.ok && failed.error).toBeInstanceOf(AppError);
+    // A reply that is not plain data is that node's fault, carried as an error, never a throw.
+    const unencodable = decodeOutcome(encodeOutcome({ ok: true, value: new Set([1]) }));
+    expect(!unencodable.ok && (unencodable.error as Error).name).toBe("WireFormatError");
+    expect(() => decodeOutcome("{}")).toThrow(WireFormatError);
   });
 
   test("settleReply never rejects: a value, a thrown error and an unencodable reply all become replies", async () => {

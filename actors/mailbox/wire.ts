@@ -11,21 +11,30 @@
  *                                              throws WireFormatError for an unknown name or a malformed message
  *   encodeReply(value)        → WireReply     { ok: true, value }
  *   encodeError(err)          → WireReply     { ok: false, error: WireError }; never throws
- *   settleReply(promise)      → Promise<WireReply>  the outcome of a handler, success or failure; never rejects
  *   decodeReply(data)         → the reply value, or throws the error it carries, rebuilt as the
  *                                              same typed class: AppError (src/errors.ts, with code, details
  *                                              and headers such as Retry-After), ActorTimeoutError,
  *                                              ActorStoppedError, ActorActivationError (with its cause),
- *                                              UnknownActorKindError, UnknownCommandError, ActorError;
- *                                              anything else becomes a plain Error with its name and message
- *                                              (a fault: rendered as 500, as it would be locally).
+ *                                              UnknownActorKindError, UnknownCommandError, ActorError
+ *                                              (name kept), a registered type; anything else becomes a
+ *                                              plain Error with its name, message, SQLSTATE `code`,
+ *                                              `constraint_name` and cause chain (a fault: rendered as 500,
+ *                                              and classified by the job runner, as it would be locally).
+ *   settleReply(promise)      → Promise<WireReply>  the outcome of a handler, success or failure; never rejects
+ *   encodeOutcome(outcome)    → WireReply     from { ok, value } / { ok, error }; a value that cannot be
+ *                                              encoded becomes that fault's error; never throws
+ *   decodeOutcome(data)       → Outcome       decodeReply without throwing the carried error
+ *   mailboxWireCodec          the same as text: { encodeCommand(msg), decodeCommand(text),
+ *                                              encodeReply(outcome), decodeReply(text) → Outcome },
+ *                                              the shape of NatsPlacement's WireCodec
+ *   registerWireError(type)   carries an error class of another module (e.g. the cluster's NotOwnerError)
  *
  * Every encoded value is plain JSON data: `JSON.stringify` of it is the bytes to send, and
  * every decoder accepts the object itself, its JSON text or that text's UTF-8 bytes.
  *
  * Values: JSON as it is, except what JSON cannot say, which becomes an object tagged by a
  * "$" key: `{ "$": "date", "v": <epoch ms> }`, `{ "$": "undefined" }`,
- * `{ "$": "bytes", "v": <base64> }`, `{ "$": "bigint", "v": "<digits>" }`,
+ * `{ "$": "bytes" | "buffer", "v": <base64> }`, `{ "$": "bigint", "v": "<digits>" }`,
  * `{ "$": "number", "v": "NaN" | "Infinity" | "-Infinity" | "-0" }`, and a plain object that has a
  * "$" key of its own (tenant data may) is wrapped as `{ "$": "object", "v": { ... } }`. So
  * rows with Date columns, optional fields and `undefined` replies come out as they went in.
@@ -50,8 +59,11 @@ export type WireError =
   | { type: "ActorActivationError"; kind: string; id: string; cause: WireError }
   | { type: "UnknownActorKindError"; kind: string }
   | { type: "UnknownCommandError"; kind: string; command: WireValue }
-  | { type: "ActorError"; message: string; kind: string | null; id: string | null }
-  | { type: "Error"; name: string; message: string };
+  | { type: "ActorError"; name: string; message: string; kind: string | null; id: string | null }
+  /** Any other error: a fault. `code` is a database error's SQLSTATE (the job runner reads it), `constraint` its constraint. */
+  | { type: "Error"; name: string; message: string; code?: string; constraint?: string; cause?: WireError }
+  /** An error type registered with registerWireError (the cluster's own, for instance). */
+  | { type: `+${string}`; fields: { [key: string]: WireValue } };
 
 export type WireReply = { ok: true; value: WireValue } | { ok: false; error: WireError };
 
@@ -98,18 +110,11 @@ export function encodeError(err: unknown): WireReply {
   return { ok: false, error: errorToWire(err) };
 }
 
-/** The outcome of a command run locally, ready to send back. */
+/** The outcome of a command run locally, ready to send back. Never rejects. */
 export function settleReply(reply: Promise<unknown>): Promise<WireReply> {
-  // A reply that cannot be encoded is a fault of this node: reported as one, not as a hang.
   return reply.then(
-    (value) => {
-      try {
-        return encodeReply(value);
-      } catch (err) {
-        return encodeError(err);
-      }
-    },
-    encodeError,
+    (value) => encodeOutcome({ ok: true, value }),
+    (error: unknown) => encodeError(error),
   );
 }
 
@@ -120,7 +125,64 @@ export function decodeReply(data: unknown): unknown {
   throw errorFromWire(reply.error);
 }
 
-function errorToWire(err: unknown): WireError {
+/** A settled outcome, as a placement holds one. */
+export type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** An outcome as a reply; a value that cannot be encoded becomes that fault's error. Never throws. */
+export function encodeOutcome(outcome: Outcome): WireReply {
+  if (!outcome.ok) return encodeError(outcome.error);
+  try {
+    return encodeReply(outcome.value);
+  } catch (err) {
+    return encodeError(err);
+  }
+}
+
+/** A reply as an outcome, the error rebuilt but not thrown. Throws only WireFormatError, for data that is no reply. */
+export function decodeOutcome(data: unknown): Outcome {
+  try {
+    return { ok: true, value: decodeReply(data) };
+  } catch (error) {
+    if (error instanceof WireFormatError) throw error;
+    return { ok: false, error };
+  }
+}
+
+/**
+ * The same, as text in and out: the shape a text-carrying placement takes (NatsPlacement's
+ * WireCodec). Messages are the `{ name, args }` the client sends.
+ */
+export const mailboxWireCodec = {
+  encodeCommand: (msg: unknown): string => JSON.stringify(encodeMessage(msg as MailboxMessage)),
+  decodeCommand: (text: string): MailboxMessage => decodeCommand(text),
+  encodeReply: (outcome: Outcome): string => JSON.stringify(encodeOutcome(outcome)),
+  decodeReply: (text: string): Outcome => decodeOutcome(text),
+};
+
+/**
+ * An error class of a module this one does not know (the cluster's NotOwnerError, say), carried
+ * as `{ type: "+" + name, fields }` and rebuilt by `decode`. Registered types are tried before
+ * the built-in ones, so a subclass of ActorError keeps its class.
+ */
+export interface WireErrorType<E extends Error = Error> {
+  name: string;
+  matches(err: unknown): err is E;
+  encode(err: E): { [key: string]: WireValue };
+  decode(fields: { [key: string]: WireValue }): Error;
+}
+
+const registered = new Map<string, WireErrorType>();
+
+export function registerWireError<E extends Error>(type: WireErrorType<E>): void {
+  registered.set(type.name, type as unknown as WireErrorType);
+}
+
+const MAX_CAUSES = 8;
+
+function errorToWire(err: unknown, depth = 0): WireError {
+  for (const type of registered.values()) {
+    if (type.matches(err)) return { type: `+${type.name}`, fields: type.encode(err) };
+  }
   // Most specific first: these are subclasses of ActorError.
   if (err instanceof AppError) {
     let details: WireValue;
@@ -133,18 +195,30 @@ function errorToWire(err: unknown): WireError {
   }
   if (err instanceof ActorTimeoutError) return { type: "ActorTimeoutError", kind: err.kind!, id: err.id!, timeoutMs: err.timeoutMs };
   if (err instanceof ActorStoppedError) return { type: "ActorStoppedError", message: err.message, kind: err.kind ?? null, id: err.id ?? null };
-  if (err instanceof ActorActivationError) return { type: "ActorActivationError", kind: err.kind!, id: err.id!, cause: errorToWire(err.cause) };
+  if (err instanceof ActorActivationError) return { type: "ActorActivationError", kind: err.kind!, id: err.id!, cause: errorToWire(err.cause, depth + 1) };
   if (err instanceof UnknownActorKindError) return { type: "UnknownActorKindError", kind: err.kind! };
   if (err instanceof UnknownCommandError) return { type: "UnknownCommandError", kind: err.kind, command: safeValue(err.command) };
-  if (err instanceof ActorError) return { type: "ActorError", message: err.message, kind: err.kind ?? null, id: err.id ?? null };
-  if (err instanceof Error) return { type: "Error", name: err.name, message: err.message };
-  return { type: "Error", name: "Error", message: String(err) };
+  if (err instanceof ActorError) return { type: "ActorError", name: err.name, message: err.message, kind: err.kind ?? null, id: err.id ?? null };
+  if (!(err instanceof Error)) return { type: "Error", name: "Error", message: String(err) };
+  const e = err as Error & { code?: unknown; constraint?: unknown; constraint_name?: unknown };
+  const out: WireError = { type: "Error", name: err.name, message: err.message };
+  if (typeof e.code === "string") out.code = e.code;
+  const constraint = e.constraint_name ?? e.constraint;
+  if (typeof constraint === "string") out.constraint = constraint;
+  // Drizzle wraps the driver's error: the SQLSTATE is on the cause, where uniqueViolation() looks.
+  if (err.cause !== undefined && depth < MAX_CAUSES) out.cause = errorToWire(err.cause, depth + 1);
+  return out;
 }
 
 function errorFromWire(data: unknown): Error {
   if (!isObject(data) || typeof data.type !== "string") return new WireFormatError("a mailbox error has a type");
   const e = data as WireError;
   const opt = (v: string | null) => v ?? undefined;
+  if (e.type.startsWith("+")) {
+    const type = registered.get(e.type.slice(1));
+    const fields = (e as { fields?: unknown }).fields;
+    if (type && isObject(fields)) return type.decode(fields);
+  }
   switch (e.type) {
     case "AppError":
       if (!Object.hasOwn(ERROR_STATUS, e.code)) break;
@@ -159,16 +233,22 @@ function errorFromWire(data: unknown): Error {
       return new UnknownActorKindError(e.kind);
     case "UnknownCommandError":
       return new UnknownCommandError(e.kind, decodeValue(e.command));
-    case "ActorError":
-      return new ActorError(e.message, { kind: opt(e.kind), id: opt(e.id) });
-    case "Error": {
-      const err = new Error(e.message);
+    case "ActorError": {
+      const err = new ActorError(e.message, { kind: opt(e.kind), id: opt(e.id) });
       err.name = e.name;
+      return err;
+    }
+    case "Error": {
+      const err = new Error(e.message, e.cause === undefined ? undefined : { cause: errorFromWire(e.cause) }) as Error & { code?: string; constraint_name?: string };
+      err.name = e.name;
+      if (e.code !== undefined) err.code = e.code;
+      if (e.constraint !== undefined) err.constraint_name = e.constraint;
       return err;
     }
   }
   // An error type (or an AppError code) this node does not know: a fault, with what was said kept.
-  const err = new Error(typeof (data as { message?: unknown }).message === "string" ? (data as { message: string }).message : "unknown error from another node");
+  const message = (data as { message?: unknown }).message;
+  const err = new Error(typeof message === "string" ? message : "unknown error from another node");
   err.name = String(data.type);
   return err;
 }
@@ -198,7 +278,7 @@ export function encodeValue(value: unknown): WireValue {
         const t = value.getTime();
         return { [TAG]: "date", v: Number.isNaN(t) ? null : t };
       }
-      if (value instanceof Uint8Array) return { [TAG]: "bytes", v: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64") };
+      if (value instanceof Uint8Array) return { [TAG]: Buffer.isBuffer(value) ? "buffer" : "bytes", v: Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64") };
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) {
         throw new WireFormatError(`not plain data: a ${(value as object).constructor?.name ?? "class instance"} cannot cross the wire`);
@@ -228,6 +308,8 @@ export function decodeValue(value: WireValue): unknown {
       return BigInt(v as string);
     case "bytes":
       return new Uint8Array(Buffer.from(v as string, "base64"));
+    case "buffer":
+      return Buffer.from(v as string, "base64");
     case "object":
       if (isObject(v)) return decodeEntries(v);
   }
