@@ -10,6 +10,11 @@ import type { SlidingWindow } from "./rate-window.ts";
 
 export const MAILBOX_ACTOR = "mailbox";
 
+// Moved to src/domain (src/ must not import the actor's modules); re-exported for code written before the move.
+export type { DraftFields } from "../../src/domain/drafts.ts";
+export type { PolicyPatch } from "../../src/domain/policy.ts";
+export type { BindingFields, RuntimeAccess } from "../../src/domain/runtime-binding.ts";
+
 // The shapes of the commands' arguments that are objects of their own. The commands themselves
 // are declared once, in ./commands.ts; the message type, dispatch, client and wire format derive from there.
 
