@@ -6,6 +6,21 @@
 export { ActorSystem } from "./system.ts";
 export { LocalPlacement, type Placement } from "./placement.ts";
 export {
+  commandActor,
+  commandsFor,
+  installCommands,
+  UnknownCommandError,
+  type ArgsOf,
+  type CommandActorOptions,
+  type CommandClient,
+  type CommandMap,
+  type CommandMessage,
+  type CommandName,
+  type CommandSpec,
+  type CommandTarget,
+  type ReplyOf,
+} from "./commands.ts";
+export {
   ActorActivationError,
   ActorError,
   ActorStoppedError,
