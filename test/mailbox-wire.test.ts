@@ -70,7 +70,7 @@ const processed: MailboxArgs<"applyProcessed">[0] = {
     htmlBody: null,
     extractedText: null,
     snippet: "hello",
-    attachments: [{ filename: null, mimeType: "text/plain", size: 3, contentId: null, sha256: "cd".repeat(32) }],
+    attachments: [{ filename: null, mimeType: "text/plain", size: 3, contentId: null, sha256: "cd".repeat(32), rawOffset: null, rawLength: null, transferEncoding: null }],
     assessment: { riskLevel: "low", triageLabel: "fyi", signals: [], auth: { spf: "pass", dkim: "none", dmarc: "none" }, autoReplyBlocked: false },
   },
 };
