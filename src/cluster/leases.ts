@@ -24,6 +24,11 @@ import type { Logger } from "../log.ts";
 
 export const PARTITIONS = 64;
 
+/** The partition of a mailbox id (lower case, as the mailbox client sends it). */
+export function partitionOf(id: string): number {
+  return fnv1a(id) % PARTITIONS;
+}
+
 export interface LeaseHooks {
   /** Stop and passivate the partition's actors (it is out of held() already). */
   drain(partition: number): Promise<void>;
@@ -67,7 +72,7 @@ export class PartitionLeases implements Ownership {
   }
 
   partitionOf(id: string): number {
-    return fnv1a(id) % PARTITIONS;
+    return partitionOf(id);
   }
 
   held(partition: number): number | undefined {
