@@ -35,7 +35,7 @@ export async function clusterOnFreshDatabase(env: Record<string, string> = {}) {
         DATA_DIR: tempDir("mailroom-bench-"),
         NODE_ID: name,
         API_KEY_RATE_LIMIT: "10000000",
-        LOG_LEVEL: "warn",
+        LOG_LEVEL: "info",
         ...env,
         ...extra,
       },

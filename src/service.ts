@@ -90,6 +90,9 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     await resealSecrets(database.db, secrets, log);
 
     const keys = new KeyStore(database.db, config.cacheTtlMs);
+    // Revocations are read a few times a second, so active keys are kept in memory instead of
+    // being read again every CACHE_TTL_MS.
+    cleanups.push(keys.watchRevocations());
     // The bus is connected before the actors exist; its handlers reach them through this slot.
     let mailboxesClient: Mailboxes | undefined;
     const bus = await connectBus(
@@ -127,7 +130,9 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         secrets,
         announceRevoked: (id) => bus.announceRevoked(id),
         announceChanged: (id) => bus.announceMailboxChanged(id),
-        freshnessMs: config.cacheTtlMs,
+        // With the NATS placement the owner is the one writer of its mailbox's row: nothing
+        // changes it behind the actor's back, so the kept row needs no reload every second.
+        freshnessMs: config.natsUrl ? 60_000 : config.cacheTtlMs,
         rateLimit: { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowSeconds * 1000 },
         mailDomain: config.mailDomain,
         replyTokenTtlMs: config.replyTokenTtlSeconds * 1000,

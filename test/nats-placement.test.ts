@@ -164,19 +164,19 @@ describe("NatsPlacement over a real nats-server", () => {
     const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
     const [a, b] = [await node("A", owners, prefix), await node("B", owners, prefix)];
     try {
-      const err = await a.placement.ask("counter", "b1", { type: "fail", code: "rate_limit_exceeded" }).catch((e) => e);
+      const err = await a.placement.ask<any>("counter", "b1", { type: "fail", code: "rate_limit_exceeded" }).catch((e): any => e);
       expect(err).toBeInstanceOf(AppError);
       expect(err).toMatchObject({ code: "rate_limit_exceeded", status: 429, message: "refused by B", details: { node: "B" }, headers: { "Retry-After": "7" } });
-      const nf = await a.placement.ask("counter", "b1", { type: "fail", code: "not_found" }).catch((e) => e);
+      const nf = await a.placement.ask<any>("counter", "b1", { type: "fail", code: "not_found" }).catch((e): any => e);
       expect(nf).toBeInstanceOf(AppError);
       expect(nf.status).toBe(404);
       // A database error keeps its SQLSTATE on the cause chain (the job runner reads it).
-      const db = await a.placement.ask("counter", "b1", { type: "dbError" }).catch((e) => e);
+      const db = await a.placement.ask<any>("counter", "b1", { type: "dbError" }).catch((e): any => e);
       expect(db).toBeInstanceOf(Error);
       expect(db.cause.code).toBe("22001");
       // The owner's inbox deadline: dropped unrun there, ActorTimeoutError here.
       const slow = b.placement.ask("counter", "b9", { type: "slow", ms: 600 });
-      const late = await a.placement.ask("counter", "b9", { type: "echo", value: 1 }, { timeoutMs: 200 }).catch((e) => e);
+      const late = await a.placement.ask<any>("counter", "b9", { type: "echo", value: 1 }, { timeoutMs: 200 }).catch((e): any => e);
       expect(late).toBeInstanceOf(ActorTimeoutError);
       await slow;
     } finally {
@@ -203,7 +203,7 @@ describe("NatsPlacement over a real nats-server", () => {
     const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
     const a = await node("A", owners, prefix, { askTimeoutMs: 800 });
     try {
-      const err = await a.placement.ask("counter", "g1", { type: "count" }).catch((e) => e);
+      const err = await a.placement.ask<any>("counter", "g1", { type: "count" }).catch((e): any => e);
       expect(err).toBeInstanceOf(PlacementUnavailableError);
       expect(err.retryAfterMs).toBeGreaterThan(0);
       // When the owner comes back, the same message runs once.
@@ -230,7 +230,7 @@ describe("NatsPlacement over a real nats-server", () => {
     const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
     const [a, b] = [await node("A", owners, prefix, { ackWaitMs: 200 }), await node("B", owners, prefix)];
     try {
-      const pending = a.placement.ask("counter", "s1", { type: "slow", ms: 10_000 }).catch((e) => e);
+      const pending = a.placement.ask<any>("counter", "s1", { type: "slow", ms: 10_000 }).catch((e): any => e);
       await Bun.sleep(500); // accepted by B
       await b.nc.close(); // B is cut off before answering
       owners.set("s", "A");

@@ -21,5 +21,7 @@ CREATE INDEX "api_key_calls_mailbox_at_idx" ON "api_key_calls" USING btree ("mai
 --> statement-breakpoint
 CREATE INDEX "api_key_calls_at_idx" ON "api_key_calls" USING btree ("at");
 --> statement-breakpoint
+CREATE INDEX "api_keys_revoked_at_idx" ON "api_keys" USING btree ("revoked_at") WHERE "api_keys"."revoked_at" is not null;
+--> statement-breakpoint
 -- Hand-written: the fixed set of partitions (src/cluster/leases.ts PARTITIONS).
 INSERT INTO "cluster_partitions" ("partition") SELECT generate_series(0, 63);

@@ -47,6 +47,7 @@ export class PartitionLeases implements Ownership {
   private readonly held_ = new Map<number, Held>();
   /** Partitions being handed over: not served here any more, not yet released. */
   private readonly releasing = new Set<number>();
+  private readonly releases = new Map<number, Promise<void>>();
   private readonly owners: (string | undefined)[] = new Array(PARTITIONS).fill(undefined);
   private readonly leaseMs: number;
   private readonly marginMs: number;
@@ -243,22 +244,29 @@ export class PartitionLeases implements Ownership {
     if (rows.length > 0) this.opts.log.info({ partitions: rows.map((r) => Number(r.partition)), node: this.self }, "cluster: partitions taken");
   }
 
-  private async release(p: number): Promise<void> {
+  /** Drains and releases one partition; a second call while it runs shares the first. */
+  private release(p: number): Promise<void> {
+    const running = this.releases.get(p);
+    if (running) return running;
     const h = this.held_.get(p);
-    if (h === undefined || this.releasing.has(p)) return;
+    if (h === undefined) return Promise.resolve();
     this.releasing.add(p);
-    try {
-      await this.hooks.drain(p);
-      await this.db.execute(sql`UPDATE cluster_partitions SET owner = NULL, expires_at = 'epoch' WHERE partition = ${p} AND owner = ${this.self} AND epoch = ${h.epoch}`);
-      this.held_.delete(p);
-      this.owners[p] = undefined;
-      this.hooks.released();
-    } catch (err) {
-      this.opts.log.warn({ err, partition: p }, "cluster: could not release a partition; its lease expires by itself");
-      this.held_.delete(p);
-    } finally {
-      this.releasing.delete(p);
-    }
+    const done = (async () => {
+      try {
+        await this.hooks.drain(p);
+        await this.db.execute(sql`UPDATE cluster_partitions SET owner = NULL, expires_at = 'epoch' WHERE partition = ${p} AND owner = ${this.self} AND epoch = ${h.epoch}`);
+        this.owners[p] = undefined;
+        this.hooks.released();
+      } catch (err) {
+        this.opts.log.warn({ err, partition: p }, "cluster: could not release a partition; its lease expires by itself");
+      } finally {
+        this.held_.delete(p);
+        this.releasing.delete(p);
+        this.releases.delete(p);
+      }
+    })();
+    this.releases.set(p, done);
+    return done;
   }
 
   /** The lease is gone (expired, or taken): stop serving and drop the actors' memory. */

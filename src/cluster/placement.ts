@@ -59,8 +59,15 @@ export async function mailboxPlacement(db: Db, system: ActorSystem, opts: Cluste
     askTimeoutMs: opts.askTimeoutMs,
     logger: log,
   });
-  leases.setHooks({ drain: (p) => placement.drain(p, opts.drainTimeoutMs), released: () => placement.nudge() });
-  const calls = new CallLog(db, leases);
+  const calls = new CallLog(db, leases, log);
+  leases.setHooks({
+    // The calls the partition's windows counted are written before another node may rebuild them.
+    drain: async (p) => {
+      await placement.drain(p, opts.drainTimeoutMs);
+      await calls.flush().catch((err) => log.warn({ err }, "cluster: calls not recorded before a handover"));
+    },
+    released: () => placement.nudge(),
+  });
   return {
     placement,
     actorDb: fencedDb(db, leases),
