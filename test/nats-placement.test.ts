@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Subprocess } from "bun";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
+import "../src/cluster/wire-errors.ts";
 import {
   ActorSystem,
   ActorTimeoutError,
@@ -11,7 +12,16 @@ import {
   type Ownership,
 } from "../actors/runtime/index.ts";
 import { AppError } from "../src/errors.ts";
-import { jsonWireCodec } from "../src/cluster/wire-codec.ts";
+import { decodeOutcome, decodeValue, encodeOutcome, encodeValue, type WireValue } from "../actors/mailbox/wire.ts";
+import type { WireCodec } from "../actors/runtime/index.ts";
+
+/** The mailbox wire format's values, outcomes and typed errors, for messages of a test actor. */
+const codec: WireCodec = {
+  encodeCommand: (msg) => JSON.stringify(encodeValue(msg)),
+  decodeCommand: (text) => decodeValue(JSON.parse(text) as WireValue),
+  encodeReply: (outcome) => JSON.stringify(encodeOutcome(outcome)),
+  decodeReply: (text) => decodeOutcome(text),
+};
 
 /**
  * The placement protocol between nodes over a real nats-server started for this file (port
@@ -110,7 +120,7 @@ async function node(name: string, owners: Map<string, string>, prefix: string, o
   const system = new ActorSystem({ idleMs: Infinity, askTimeoutMs: 5000 });
   system.register(counterActor(name));
   const own = new Table(name, owners);
-  const placement = new NatsPlacement({ nc, subjectPrefix: `${prefix}.actors`, system, ownership: own, codec: jsonWireCodec, askTimeoutMs: opts.askTimeoutMs ?? 3000, ackWaitMs: opts.ackWaitMs ?? 300, logger: { debug() {}, warn() {}, error() {} } });
+  const placement = new NatsPlacement({ nc, subjectPrefix: `${prefix}.actors`, system, ownership: own, codec, askTimeoutMs: opts.askTimeoutMs ?? 3000, ackWaitMs: opts.ackWaitMs ?? 300, logger: { debug() {}, warn() {}, error() {} } });
   return { nc, system, placement, own };
 }
 

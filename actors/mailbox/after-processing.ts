@@ -26,7 +26,7 @@ import { AUTO_SEND_ACTION } from "../../src/protocol/types.ts";
 import { RUNTIME_EVENT, runtimeMessageBody, runtimeUrl, type RoutingHint } from "../../src/runtime/payload.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
 import { insertDirectDeliveries, type DirectDelivery } from "../../src/webhooks/direct.ts";
-import { replyAddressing } from "./outbound.ts";
+import { replyAddressing } from "../../src/domain/outbound.ts";
 import { bindingOf } from "./runtime.ts";
 import type { MailboxState, WriteContext } from "./types.ts";
 

@@ -2,10 +2,10 @@ import { autopilotPolicies, type AutopilotPolicyRow } from "../../db/schema/inde
 import { normalizeRules } from "../../src/autopilot/rules.ts";
 import { validationError } from "../../src/errors.ts";
 import { autopilotOf } from "./after-processing.ts";
-import type { CommandOf, WriteContext } from "./types.ts";
+import type { AutopilotChange, WriteContext } from "./types.ts";
 
 /** Replaces the mode and/or the rules; rules are validated and given their defaults before they are stored. */
-export async function setAutopilot({ state, deps }: WriteContext, cmd: CommandOf<"setAutopilot">): Promise<AutopilotPolicyRow> {
+export async function setAutopilot({ state, deps }: WriteContext, cmd: AutopilotChange): Promise<AutopilotPolicyRow> {
   const current = await autopilotOf(state, deps);
   let rules = current?.rules ?? [];
   if (cmd.rules !== undefined) {

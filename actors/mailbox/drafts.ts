@@ -1,13 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import { drafts, type DraftRow } from "../../db/schema/index.ts";
-import { checkDraftFields } from "../../src/domain/drafts.ts";
+import { checkDraftFields, type DraftFields } from "../../src/domain/drafts.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { notFound } from "../../src/errors.ts";
 import { definedOnly } from "./settings.ts";
-import type { CommandOf, WriteContext } from "./types.ts";
+import type { WriteContext } from "./types.ts";
 
-export async function createDraft({ state, deps }: WriteContext, cmd: CommandOf<"createDraft">): Promise<DraftRow> {
-  const fields = checkDraftFields(cmd.draft);
+export async function createDraft({ state, deps }: WriteContext, draft: DraftFields): Promise<DraftRow> {
+  const fields = checkDraftFields(draft);
   const [row] = await deps.db
     .insert(drafts)
     .values({ id: newId(), mailboxId: state.mailbox.id, ...definedOnly(fields) })
@@ -16,23 +16,23 @@ export async function createDraft({ state, deps }: WriteContext, cmd: CommandOf<
 }
 
 /** Replaces the fields given and keeps the others. */
-export async function updateDraft({ state, deps }: WriteContext, cmd: CommandOf<"updateDraft">): Promise<DraftRow> {
-  const fields = checkDraftFields(cmd.draft);
+export async function updateDraft({ state, deps }: WriteContext, draftId: string, draft: DraftFields): Promise<DraftRow> {
+  const fields = checkDraftFields(draft);
   const [row] = await deps.db
     .update(drafts)
     // The database's clock, like created_at's default: one clock orders a draft's times.
     .set({ ...definedOnly(fields), updatedAt: sql`now()` })
-    .where(and(eq(drafts.id, cmd.draftId), eq(drafts.mailboxId, state.mailbox.id)))
+    .where(and(eq(drafts.id, draftId), eq(drafts.mailboxId, state.mailbox.id)))
     .returning();
-  if (!row) throw notFound("draft", cmd.draftId);
+  if (!row) throw notFound("draft", draftId);
   return row;
 }
 
-export async function deleteDraft({ state, deps }: WriteContext, cmd: CommandOf<"deleteDraft">): Promise<DraftRow> {
+export async function deleteDraft({ state, deps }: WriteContext, draftId: string): Promise<DraftRow> {
   const [row] = await deps.db
     .delete(drafts)
-    .where(and(eq(drafts.id, cmd.draftId), eq(drafts.mailboxId, state.mailbox.id)))
+    .where(and(eq(drafts.id, draftId), eq(drafts.mailboxId, state.mailbox.id)))
     .returning();
-  if (!row) throw notFound("draft", cmd.draftId);
+  if (!row) throw notFound("draft", draftId);
   return row;
 }

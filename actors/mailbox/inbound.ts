@@ -10,7 +10,7 @@ import type { Tx } from "../../db/client.ts";
 import type { BatchOutcome } from "../runtime/index.ts";
 import { afterProcessing, processingSettings, type Processed } from "./after-processing.ts";
 import { lockOwnMessage } from "./message-rows.ts";
-import type { CommandOf, WriteContext } from "./types.ts";
+import type { Arrival, ProcessedUpdate, WriteContext } from "./types.ts";
 
 /**
  * Stores arrived messages (their raw bytes are already in `blobs`) with status `received`,
@@ -19,7 +19,7 @@ import type { CommandOf, WriteContext } from "./types.ts";
  * Arrivals queued together are committed together (group commit); when this returns, none
  * of them can be lost.
  */
-export async function receive({ state, deps }: WriteContext, cmds: CommandOf<"receive">[]): Promise<BatchOutcome<{ id: string }>[]> {
+export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): Promise<BatchOutcome<{ id: string }>[]> {
   if (state.mailbox.status === "disabled") {
     const error = new AppError("mailbox_disabled", `mailbox ${state.mailbox.id} is disabled and does not accept mail`);
     return cmds.map(() => ({ ok: false, error }));
@@ -66,7 +66,7 @@ export async function receive({ state, deps }: WriteContext, cmds: CommandOf<"re
 }
 
 /** Threading hints from the head read at arrival: the same rule processing applied before. */
-function arrivalHints(cmd: CommandOf<"receive">, own: string, at: Date): ThreadHints {
+function arrivalHints(cmd: Arrival, own: string, at: Date): ThreadHints {
   const h = cmd.head;
   return {
     messageIds: [...(h.inReplyTo ? h.inReplyTo.split(/\s+/).filter(Boolean) : []), ...[...h.references].reverse()],
@@ -84,7 +84,7 @@ function arrivalHints(cmd: CommandOf<"receive">, own: string, at: Date): ThreadH
  * Messages are applied in order inside it, so a reply sees the thread its predecessor made.
  * A database error fails the whole batch; the jobs are retried.
  */
-export async function applyProcessed(ctx: WriteContext, cmds: CommandOf<"applyProcessed">[]): Promise<BatchOutcome<MessageRow>[]> {
+export async function applyProcessed(ctx: WriteContext, cmds: ProcessedUpdate[]): Promise<BatchOutcome<MessageRow>[]> {
   const { state, deps } = ctx;
   // Read outside the transaction: the embedded database has one connection, which the transaction holds.
   const settings = await processingSettings(state, deps);
@@ -123,7 +123,7 @@ export async function applyProcessed(ctx: WriteContext, cmds: CommandOf<"applyPr
 
 type Applied = { row: MessageRow; attachments: AttachmentRow[]; fresh: boolean };
 
-async function applyOne(tx: Tx, state: WriteContext["state"], cmd: CommandOf<"applyProcessed">): Promise<Applied | undefined> {
+async function applyOne(tx: Tx, state: WriteContext["state"], cmd: ProcessedUpdate): Promise<Applied | undefined> {
   const r = cmd.result;
   const current = await lockOwnMessage(tx, state.mailbox.id, cmd.messageId);
   if (!current) return undefined;

@@ -3,7 +3,7 @@ import { messages, outbox, protocolMessages, type MessageRow } from "../../db/sc
 import { eventRow } from "../../src/jobs/outbox.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
 import { lockOwnMessage } from "./message-rows.ts";
-import type { CommandOf, WriteContext } from "./types.ts";
+import type { JobFailure, WriteContext } from "./types.ts";
 
 /** The signal of a message whose processing ended without success. */
 export const PROCESSING_FAILED = "processing_failed";
@@ -21,7 +21,7 @@ export const PROCESSING_FAILED = "processing_failed";
  *   assessed content to act on. An agent protocol message is marked `failed` with the reason.
  * - `protocol.auto`: the protocol message is marked `failed` with the reason.
  */
-export async function recordJobFailure({ state, deps }: WriteContext, cmd: CommandOf<"recordJobFailure">): Promise<MessageRow | null> {
+export async function recordJobFailure({ state, deps }: WriteContext, cmd: JobFailure): Promise<MessageRow | null> {
   const error = { code: cmd.kind === "mail.process" ? PROCESSING_FAILED : "auto_reply_failed", message: cmd.reason.slice(0, 2000) };
   if (cmd.kind === "protocol.auto") {
     await deps.db.update(protocolMessages).set({ status: "failed", error, updatedAt: new Date() }).where(eq(protocolMessages.messageId, cmd.messageId));

@@ -3,10 +3,10 @@ import { labels, type LabelRow } from "../../db/schema/index.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { checkLabel } from "../../src/domain/labels.ts";
 import { AppError, notFound, uniqueViolation } from "../../src/errors.ts";
-import type { CommandOf, WriteContext } from "./types.ts";
+import type { WriteContext } from "./types.ts";
 
-export async function createLabel({ state, deps }: WriteContext, cmd: CommandOf<"createLabel">): Promise<LabelRow> {
-  const label = checkLabel(cmd.name, cmd.color);
+export async function createLabel({ state, deps }: WriteContext, name: string, color: string | null): Promise<LabelRow> {
+  const label = checkLabel(name, color);
   try {
     const [row] = await deps.db.insert(labels).values({ id: newId(), mailboxId: state.mailbox.id, ...label }).returning();
     return row!;
@@ -16,11 +16,11 @@ export async function createLabel({ state, deps }: WriteContext, cmd: CommandOf<
   }
 }
 
-export async function deleteLabel({ state, deps }: WriteContext, cmd: CommandOf<"deleteLabel">): Promise<LabelRow> {
+export async function deleteLabel({ state, deps }: WriteContext, labelId: string): Promise<LabelRow> {
   const [row] = await deps.db
     .delete(labels)
-    .where(and(eq(labels.id, cmd.labelId), eq(labels.mailboxId, state.mailbox.id)))
+    .where(and(eq(labels.id, labelId), eq(labels.mailboxId, state.mailbox.id)))
     .returning();
-  if (!row) throw notFound("label", cmd.labelId);
+  if (!row) throw notFound("label", labelId);
   return row;
 }

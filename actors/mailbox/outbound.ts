@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray } from "drizzle-orm";
 import { deliveryEvents, drafts, messages, replyTokens, suppressions, threads, type MessageRow } from "../../db/schema/index.ts";
 import { newId } from "../../src/domain/ids.ts";
-import { allRecipients, checkOutgoing, type OutgoingFields } from "../../src/domain/outbound.ts";
+import { allRecipients, checkOutgoing, replyAddressing, type Dispatched, type OutgoingFields, type ReplyFields } from "../../src/domain/outbound.ts";
 import { AppError, notFound } from "../../src/errors.ts";
 import { enqueueEvent, enqueueJob } from "../../src/jobs/outbox.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
@@ -14,22 +14,15 @@ import { normalizeSubject, participantsKey } from "../../src/mail/threading.ts";
 import { countForMailbox, refusalCounter } from "../../src/stats/counters.ts";
 import { lockOwnMessage } from "./message-rows.ts";
 import { SlidingWindow } from "./rate-window.ts";
-import type { CommandOf, MailboxState, WriteContext } from "./types.ts";
+import type { DeliveryOutcome, MailboxState, WriteContext } from "./types.ts";
 
 const HOUR_MS = 3_600_000;
 
-export interface Dispatched {
-  message: MessageRow;
-  /** The mail.deliver job: the caller runs its first attempt at once. */
-  jobId: string;
-  replyTo: string;
-}
-
-export async function send(ctx: WriteContext, cmd: CommandOf<"send">): Promise<Dispatched> {
+export async function send(ctx: WriteContext, cmd: { fields: OutgoingFields }): Promise<Dispatched> {
   return dispatch(ctx, checkOutgoing(cmd.fields), { threadId: null, inReplyTo: null, references: [], draftId: null });
 }
 
-export async function sendDraft(ctx: WriteContext, cmd: CommandOf<"sendDraft">): Promise<Dispatched> {
+export async function sendDraft(ctx: WriteContext, cmd: { draftId: string }): Promise<Dispatched> {
   const [draft] = await ctx.deps.db
     .select()
     .from(drafts)
@@ -42,7 +35,7 @@ export async function sendDraft(ctx: WriteContext, cmd: CommandOf<"sendDraft">):
 }
 
 /** Replies go to the thread of the message answered, to its Reply-To or sender (inbound) or its recipients (outbound). */
-export async function reply(ctx: WriteContext, cmd: CommandOf<"reply">): Promise<Dispatched> {
+export async function reply(ctx: WriteContext, cmd: { messageId: string; fields: ReplyFields }): Promise<Dispatched> {
   const original = await ownMessage(ctx, cmd.messageId);
   if (!original) throw notFound("message", cmd.messageId);
   const { to, subject } = replyAddressing(original);
@@ -57,18 +50,6 @@ export async function ownMessage(ctx: WriteContext, messageId: string): Promise<
     .where(and(eq(messages.id, messageId), eq(messages.mailboxId, ctx.state.mailbox.id)))
     .limit(1);
   return row;
-}
-
-/** Who a reply goes to and its subject: the Reply-To or sender of inbound mail, the recipients of outbound. */
-export function replyAddressing(original: MessageRow): { to: string[]; subject: string } {
-  if (original.transport !== "smtp") throw new AppError("reply_not_supported", "agent protocol messages are answered through the protocol, not by email");
-  const to =
-    original.direction === "inbound"
-      ? [original.replyTo[0] ?? original.fromAddress].filter((a) => a)
-      : original.toAddress.split(",").map((a) => a.trim()).filter((a) => a);
-  if (to.length === 0) throw new AppError("reply_not_supported", "the message has no address to reply to");
-  const subject = /^\s*re\s*:/i.test(original.subject) ? original.subject : `Re: ${original.subject}`.trim();
-  return { to, subject };
 }
 
 function replyThreading(original: MessageRow): Omit<Threading, "draftId"> {
@@ -226,7 +207,7 @@ async function sendWindow(state: MailboxState, db: WriteContext["deps"]["db"]): 
 }
 
 /** The outcome of a delivery attempt, recorded by the actor that owns the message. */
-export async function recordDelivery({ state, deps }: WriteContext, cmd: CommandOf<"recordDelivery">): Promise<MessageRow> {
+export async function recordDelivery({ state, deps }: WriteContext, cmd: DeliveryOutcome): Promise<MessageRow> {
   return deps.db.transaction(async (tx) => {
     const current = await lockOwnMessage(tx, state.mailbox.id, cmd.messageId);
     if (!current) throw notFound("message", cmd.messageId);

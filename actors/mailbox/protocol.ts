@@ -26,13 +26,9 @@ import { CALLBACK_SIGNATURE_HEADER } from "../../src/protocol/discovery.ts";
 import { AUTO_SEND_ACTION, type ResponseInput } from "../../src/protocol/types.ts";
 import { insertDirectDeliveries } from "../../src/webhooks/direct.ts";
 import { newSigningSecret } from "../../src/webhooks/signing.ts";
+import { ownProtocolMessage, responseEventPayload, type ProtocolMessage } from "../../src/protocol/records.ts";
 import { dispatch } from "./outbound.ts";
-import type { CommandOf, WriteContext } from "./types.ts";
-
-export interface ProtocolMessage {
-  message: MessageRow;
-  protocol: ProtocolMessageRow;
-}
+import type { ProtocolArrival, WriteContext } from "./types.ts";
 
 /**
  * A protocol message arrives. The checks, in order (README "Agent protocol"): the mailbox
@@ -41,7 +37,7 @@ export interface ProtocolMessage {
  * action is free-form and needs a body. Then the message, its protocol record, its thread,
  * `message.received` and the processing job are one commit.
  */
-export async function receiveProtocol({ state, deps }: WriteContext, cmd: CommandOf<"receiveProtocol">): Promise<ProtocolMessage> {
+export async function receiveProtocol({ state, deps }: WriteContext, cmd: ProtocolArrival): Promise<ProtocolMessage> {
   const mailbox = state.mailbox;
   const input = cmd.input;
   if (mailbox.status === "disabled") throw new AppError("mailbox_disabled", `mailbox ${mailbox.id} is disabled and does not accept messages`);
@@ -111,7 +107,7 @@ export async function receiveProtocol({ state, deps }: WriteContext, cmd: Comman
  * machinery; otherwise it waits to be polled. One commit: the response, its delivery, the
  * message's new status and `protocol.response.created`.
  */
-export async function respond({ state, deps }: WriteContext, cmd: CommandOf<"respond">): Promise<ProtocolResponseRow> {
+export async function respond({ state, deps }: WriteContext, cmd: { messageId: string; responder: ProtocolResponseRow["responder"]; input: ResponseInput }): Promise<ProtocolResponseRow> {
   const found = await ownProtocolMessage(deps.db, state.mailbox.id, cmd.messageId);
   if (!found) throw notFound("protocol message", cmd.messageId);
   const { message, protocol } = found;
@@ -135,7 +131,7 @@ export async function respond({ state, deps }: WriteContext, cmd: CommandOf<"res
  * policy allows auto-replies. The email's id is derived from the protocol message's, so a
  * job that runs twice finds the email it sent and does not send it again.
  */
-export async function autoAct(ctx: WriteContext, cmd: CommandOf<"autoAct">): Promise<ProtocolResponseRow | null> {
+export async function autoAct(ctx: WriteContext, cmd: { messageId: string }): Promise<ProtocolResponseRow | null> {
   const { state, deps } = ctx;
   const found = await ownProtocolMessage(deps.db, state.mailbox.id, cmd.messageId);
   if (!found || found.protocol.action !== AUTO_SEND_ACTION) return null;
@@ -217,16 +213,6 @@ async function insertResponse(
   await tx.insert(outbox).values(eventRow("protocol.response.created", mailbox.id, responseEventPayload(row!)));
   return row!;
 }
-
-/** The payload of protocol.response.created (spec section 6). */
-export const responseEventPayload = (r: Omit<ProtocolResponseRow, "deliveryId">) => ({
-  id: r.id,
-  protocol_message_id: r.protocolMessageId,
-  body: r.body,
-  structured_data: r.structuredData,
-  delivery_mode: r.deliveryMode,
-  status: r.status,
-});
 
 /** What the sender's callback URL receives: the response, and which message it answers. */
 function callbackBody(r: Omit<ProtocolResponseRow, "deliveryId">, message: MessageRow, protocol: ProtocolMessageRow, mailbox: { emailAddress: string; protocolHost: string }) {
@@ -322,17 +308,6 @@ async function newThread(tx: Tx, mailboxId: string, subject: string, sender: str
   const id = newId();
   await tx.insert(threads).values({ id, mailboxId, subject, subjectKey: normalizeSubject(subject), participantsKey: sender.toLowerCase(), lastMessageAt: at, createdAt: at });
   return id;
-}
-
-export async function ownProtocolMessage(db: WriteContext["deps"]["db"], mailboxId: string, messageId: string): Promise<ProtocolMessage | undefined> {
-  if (!isUuid(messageId)) return undefined;
-  const [row] = await db
-    .select({ message: messages, protocol: protocolMessages })
-    .from(protocolMessages)
-    .innerJoin(messages, eq(messages.id, protocolMessages.messageId))
-    .where(and(eq(protocolMessages.messageId, messageId), eq(protocolMessages.mailboxId, mailboxId)))
-    .limit(1);
-  return row;
 }
 
 async function noteError(db: WriteContext["deps"]["db"], messageId: string, error: { code: string; message: string }, failed: boolean): Promise<void> {

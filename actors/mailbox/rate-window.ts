@@ -1,10 +1,6 @@
-export interface RateDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Milliseconds until the oldest counted call leaves the window (a slot frees up). */
-  resetInMs: number;
-}
+import type { RateDecision } from "../../src/domain/rate-limit.ts";
+
+export type { RateDecision };
 
 /**
  * An exact sliding-window log: the timestamps of the admitted calls still in the window, in a ring.

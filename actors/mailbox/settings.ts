@@ -1,16 +1,17 @@
 import { eq } from "drizzle-orm";
 import { mailboxes, type MailboxRow } from "../../db/schema/index.ts";
-import type { CommandOf, WriteContext } from "./types.ts";
+import type { PolicyPatch } from "../../src/domain/policy.ts";
+import type { WriteContext } from "./types.ts";
 
 /** Status and policy: columns of the mailbox row, which the actor keeps and other nodes reload. */
-export async function setStatus({ state, deps }: WriteContext, cmd: CommandOf<"setStatus">): Promise<MailboxRow> {
-  if (state.mailbox.status === cmd.status) return state.mailbox;
-  return update({ state, deps }, { status: cmd.status, updatedAt: new Date() });
+export async function setStatus({ state, deps }: WriteContext, status: "active" | "disabled"): Promise<MailboxRow> {
+  if (state.mailbox.status === status) return state.mailbox;
+  return update({ state, deps }, { status, updatedAt: new Date() });
 }
 
-export async function setPolicy(ctx: WriteContext, cmd: CommandOf<"setPolicy">): Promise<MailboxRow> {
+export async function setPolicy(ctx: WriteContext, policy: PolicyPatch): Promise<MailboxRow> {
   const now = new Date();
-  return update(ctx, { ...definedOnly(cmd.policy), policyUpdatedAt: now, updatedAt: now });
+  return update(ctx, { ...definedOnly(policy), policyUpdatedAt: now, updatedAt: now });
 }
 
 async function update({ state, deps }: WriteContext, values: Partial<MailboxRow>): Promise<MailboxRow> {

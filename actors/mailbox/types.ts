@@ -1,98 +1,71 @@
 import type { Db } from "../../db/client.ts";
-import type { AgentRuntimeBindingRow, ApiKeyRow, AutopilotPolicyRow, MailboxRow, PermissionTier, PolicyMode } from "../../db/schema/index.ts";
-import type { ActionFields } from "../../src/domain/actions.ts";
+import type { AgentRuntimeBindingRow, ApiKeyRow, AutopilotPolicyRow, MailboxRow } from "../../db/schema/index.ts";
 import type { SchemaValidators } from "../../src/protocol/validation.ts";
-import type { ProtocolInput, ResponseInput } from "../../src/protocol/types.ts";
+import type { ProtocolInput } from "../../src/protocol/types.ts";
 import type { KeyStore } from "../../src/auth/key-store.ts";
 import type { SecretBox } from "../../src/crypto/secret-box.ts";
-import type { OutgoingFields } from "../../src/domain/outbound.ts";
 import type { ArrivalHead } from "../../src/mail/arrival-head.ts";
 import type { Envelope, ProcessedMail } from "../../src/mail/types.ts";
 import type { SlidingWindow } from "./rate-window.ts";
 
 export const MAILBOX_ACTOR = "mailbox";
 
-/** The fields of the mailbox policy a PUT may change; absent ones stay as they are. */
-export interface PolicyPatch {
-  allowOutbound?: boolean;
-  allowAutoReply?: boolean;
-  maxOutboundPerDay?: number;
+// The shapes of the commands' arguments that are objects of their own. The commands themselves
+// are declared once, in ./commands.ts; the message type, dispatch, client and wire format derive from there.
+
+/** A message arrived by SMTP or HTTP; its raw bytes are already in `blobs`. */
+export interface Arrival {
+  rawSha256: string;
+  rawSize: number;
+  recipient: string;
+  envelope: Envelope;
+  replyToken: { id: string; threadId: string } | null;
+  /** The head as read cheaply at arrival: shown until processing, and what the thread is decided by. */
+  head: ArrivalHead;
 }
 
-/** Draft fields as commands carry them; absent ones are left as they are (update) or empty (create). */
-export interface DraftFields {
-  to?: string[];
-  cc?: string[];
-  bcc?: string[];
-  subject?: string | null;
-  textBody?: string | null;
-  htmlBody?: string | null;
-  /** A reply held for approval: sent, it threads as a reply to this message. Set on create only. */
-  inReplyToMessageId?: string;
+/** The parse and assessment of a received message, for the actor to apply. */
+export interface ProcessedUpdate {
+  messageId: string;
+  jobId: string | null;
+  tokenThreadId: string | null;
+  result: ProcessedMail;
 }
 
-/** What a runtime key may do now: its binding's tier and policy mode (null: binding disabled or gone). */
-export interface RuntimeAccess {
-  tier: PermissionTier;
-  mode: PolicyMode;
+/** The outcome of one delivery attempt of an outbound message. */
+export interface DeliveryOutcome {
+  messageId: string;
+  outcome: "sent" | "retrying" | "failed";
+  detail: string;
+  providerMessageId?: string | null;
 }
 
-/** Binding fields as commands carry them; absent ones keep their value (update) or default (create). */
-export interface BindingFields {
-  agentId?: string;
-  runtimeBaseUrl?: string;
-  permissionTier?: PermissionTier;
-  policyMode?: PolicyMode;
-  personaLabel?: string;
-  enabled?: boolean;
+/** A job about one of the mailbox's messages that ended failed. */
+export interface JobFailure {
+  kind: "mail.process" | "protocol.auto";
+  messageId: string;
+  reason: string;
 }
 
-/** Commands are plain data so that a placement may carry them to another node. */
-export type MailboxCommand =
-  | { type: "get" }
-  | { type: "reload" }
-  | { type: "admit"; keyId: string; runtime?: boolean }
-  | { type: "setStatus"; status: "active" | "disabled" }
-  | { type: "setPolicy"; policy: PolicyPatch }
-  | { type: "issueKey"; name: string; scope: "mailbox" }
-  | { type: "revokeKey"; keyId: string }
-  | { type: "createDraft"; draft: DraftFields }
-  | { type: "updateDraft"; draftId: string; draft: DraftFields }
-  | { type: "deleteDraft"; draftId: string }
-  | { type: "createLabel"; name: string; color: string | null }
-  | { type: "deleteLabel"; labelId: string }
-  | { type: "setMessageState"; messageId: string; state: "archived" | "reviewed" }
-  | { type: "setThreadStatus"; threadId: string; status: "open" | "archived" }
-  | { type: "labelMessage"; messageId: string; labelId: string; apply: boolean }
-  | { type: "labelThread"; threadId: string; labelId: string; apply: boolean }
-  | {
-      type: "receive";
-      rawSha256: string;
-      rawSize: number;
-      recipient: string;
-      envelope: Envelope;
-      replyToken: { id: string; threadId: string } | null;
-      /** The head as read cheaply at arrival: shown until processing, and what the thread is decided by. */
-      head: ArrivalHead;
-    }
-  | { type: "createAction"; name: string; fields: ActionFields }
-  | { type: "updateAction"; name: string; fields: ActionFields }
-  | { type: "deleteAction"; name: string }
-  | { type: "receiveProtocol"; sender: { mailboxId: string; emailAddress: string }; input: ProtocolInput; raw: unknown }
-  | { type: "respond"; messageId: string; responder: "agent" | "runtime" | "auto"; input: ResponseInput }
-  | { type: "autoAct"; messageId: string }
-  | { type: "setAutopilot"; mode?: "observe" | "enforce"; rules?: unknown }
-  | { type: "setBinding"; fields: BindingFields }
-  | { type: "removeBinding" }
-  | { type: "logRuntime"; messageId: string | null; kind: string; detail: string; data: Record<string, unknown> }
-  | { type: "send"; fields: OutgoingFields }
-  | { type: "reply"; messageId: string; fields: { textBody?: string | null; htmlBody?: string | null; cc?: string[]; bcc?: string[] } }
-  | { type: "sendDraft"; draftId: string }
-  | { type: "recordDelivery"; messageId: string; outcome: "sent" | "retrying" | "failed"; detail: string; providerMessageId?: string | null }
-  | { type: "applyProcessed"; messageId: string; jobId: string | null; tokenThreadId: string | null; result: ProcessedMail }
-  | { type: "recordJobFailure"; kind: "mail.process" | "protocol.auto"; messageId: string; reason: string };
+/** A protocol message from another mailbox, as its sender wrote it. */
+export interface ProtocolArrival {
+  sender: { mailboxId: string; emailAddress: string };
+  input: ProtocolInput;
+  raw: unknown;
+}
 
-export type CommandOf<T extends MailboxCommand["type"]> = Extract<MailboxCommand, { type: T }>;
+export interface AutopilotChange {
+  mode?: "observe" | "enforce";
+  rules?: unknown;
+}
+
+/** A routing-log entry about something an agent runtime asked for. */
+export interface RuntimeLogEntry {
+  messageId: string | null;
+  kind: string;
+  detail: string;
+  data: Record<string, unknown>;
+}
 
 export interface MailboxState {
   mailbox: MailboxRow;
@@ -133,7 +106,10 @@ export interface MailboxActorDeps {
   handOver: { deliveries(ids: string[]): void; jobs(): void };
 }
 
-/** What a write command's implementation is handed: the state it may change and the deps. */
+/**
+ * What every command's handler is handed: the state it may change and the deps. Built once
+ * per activation (the actor's state as the runtime keeps it), so a command allocates nothing for it.
+ */
 export interface WriteContext {
   state: MailboxState;
   deps: MailboxActorDeps;

@@ -16,6 +16,21 @@ export {
   type WireCodec,
 } from "./nats-placement.ts";
 export {
+  commandActor,
+  commandsFor,
+  installCommands,
+  UnknownCommandError,
+  type ArgsOf,
+  type CommandActorOptions,
+  type CommandClient,
+  type CommandMap,
+  type CommandMessage,
+  type CommandName,
+  type CommandSpec,
+  type CommandTarget,
+  type ReplyOf,
+} from "./commands.ts";
+export {
   ActorActivationError,
   ActorError,
   ActorStoppedError,

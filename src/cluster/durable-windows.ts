@@ -12,8 +12,9 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../../db/migrate.ts";
-import type { ActorDefinition } from "../../actors/runtime/index.ts";
-import type { MailboxCommand, MailboxState } from "../../actors/mailbox/types.ts";
+import type { ActorDefinition, CommandMessage } from "../../actors/runtime/index.ts";
+import type { MailboxCommands } from "../../actors/mailbox/commands.ts";
+import type { WriteContext } from "../../actors/mailbox/types.ts";
 import { SlidingWindow, type RateDecision } from "../../actors/mailbox/rate-window.ts";
 import type { Logger } from "../log.ts";
 import { currentLease } from "./fence.ts";
@@ -112,11 +113,9 @@ export class CallLog {
  * The mailbox actor with durable call windows: every admitted call is recorded; activation
  * rebuilds the windows from the calls still inside them.
  */
-export function durableWindows(
-  def: ActorDefinition<MailboxState, MailboxCommand, unknown>,
-  log: CallLog,
-  rateLimit: { limit: number; windowMs: number },
-): ActorDefinition<MailboxState, MailboxCommand, unknown> {
+export type MailboxDefinition = ActorDefinition<WriteContext, CommandMessage<MailboxCommands>, unknown>;
+
+export function durableWindows(def: MailboxDefinition, log: CallLog, rateLimit: { limit: number; windowMs: number }): MailboxDefinition {
   const note = (id: string, keyId: string, at: number, decision: unknown) => {
     if ((decision as RateDecision).allowed) log.record(id, keyId, at);
     return decision;
@@ -124,7 +123,8 @@ export function durableWindows(
   return {
     ...def,
     async activate(id) {
-      const state = await def.activate(id);
+      const ctx = await def.activate(id);
+      const state = ctx.state;
       const wallNow = Date.now();
       const monoNow = performance.now();
       for (const call of await log.load(id, wallNow - rateLimit.windowMs)) {
@@ -136,14 +136,15 @@ export function durableWindows(
         // The window runs on the monotonic clock: a call's age is what carries over.
         window.record(monoNow - (wallNow - call.at));
       }
-      return state;
+      return ctx;
     },
-    handle(state, cmd, ctx) {
-      const reply = def.handle(state, cmd, ctx);
-      if (cmd.type !== "admit") return reply;
+    handle(state, msg, ctx) {
+      const reply = def.handle(state, msg, ctx);
+      if (msg.name !== "admit" && msg.name !== "admitRuntime") return reply;
+      const keyId = msg.args[0] as string;
       const at = Date.now();
       // `admit` of a plain key answers synchronously (the hot path); a runtime key's awaits.
-      return reply instanceof Promise ? reply.then((d) => note(ctx.id, cmd.keyId, at, d)) : note(ctx.id, cmd.keyId, at, reply);
+      return reply instanceof Promise ? reply.then((d) => note(ctx.id, keyId, at, d)) : note(ctx.id, keyId, at, reply);
     },
   };
 }

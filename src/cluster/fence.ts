@@ -49,9 +49,10 @@ export function fencedActor<S, M, R>(def: ActorDefinition<S, M, R>, leases: Part
   return wrapped;
 }
 
-/** The actor's state names its id only through the mailbox row it keeps. */
+/** The actor's state names its id only through the mailbox row it keeps (`{state: {mailbox}}`). */
 function idOf(state: unknown): string {
-  return ((state as { mailbox?: { id?: string } }).mailbox?.id ?? "").toLowerCase();
+  const s = state as { mailbox?: { id?: string }; state?: { mailbox?: { id?: string } } };
+  return ((s.mailbox ?? s.state?.mailbox)?.id ?? "").toLowerCase();
 }
 
 const WRITES = new Set(["insert", "update", "delete"]);

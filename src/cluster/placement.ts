@@ -5,16 +5,14 @@
  */
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import type { Db } from "../../db/client.ts";
-import { LocalPlacement, NatsPlacement, type ActorDefinition, type ActorSystem, type Placement } from "../../actors/runtime/index.ts";
-import type { MailboxCommand, MailboxState } from "../../actors/mailbox/types.ts";
+import { LocalPlacement, NatsPlacement, type ActorSystem, type Placement } from "../../actors/runtime/index.ts";
 import type { Logger } from "../log.ts";
-import { durableWindows, CallLog } from "./durable-windows.ts";
+import { durableWindows, CallLog, type MailboxDefinition } from "./durable-windows.ts";
 import { fencedActor, fencedDb } from "./fence.ts";
 import { PartitionLeases } from "./leases.ts";
 import type { NatsNames } from "./nats-names.ts";
-import { jsonWireCodec } from "./wire-codec.ts";
-
-type MailboxDefinition = ActorDefinition<MailboxState, MailboxCommand, unknown>;
+import { mailboxWireCodec } from "../../actors/mailbox/wire.ts";
+import "./wire-errors.ts";
 
 export interface MailboxPlacement {
   placement: Placement;
@@ -55,7 +53,7 @@ export async function mailboxPlacement(db: Db, system: ActorSystem, opts: Cluste
     subjectPrefix: `${opts.names.prefix}.actors`,
     system,
     ownership: leases,
-    codec: jsonWireCodec,
+    codec: mailboxWireCodec,
     askTimeoutMs: opts.askTimeoutMs,
     logger: log,
   });

@@ -1,6 +1,17 @@
-import type { DraftFields } from "../../actors/mailbox/types.ts";
 import { AppError } from "../errors.ts";
 import { checkAddress } from "./email.ts";
+
+/** Draft fields as commands carry them; absent ones are left as they are (update) or empty (create). */
+export interface DraftFields {
+  to?: string[];
+  cc?: string[];
+  bcc?: string[];
+  subject?: string | null;
+  textBody?: string | null;
+  htmlBody?: string | null;
+  /** A reply held for approval: sent, it threads as a reply to this message. Set on create only. */
+  inReplyToMessageId?: string;
+}
 
 export const DRAFT_LIMITS = { recipients: 100, subject: 998, body: 5 * 1024 * 1024 } as const;
 

@@ -1,3 +1,6 @@
+import { asc, eq, inArray } from "drizzle-orm";
+import type { Tx } from "../../db/client.ts";
+import { labels, messageLabels, threadLabels } from "../../db/schema/index.ts";
 import { AppError } from "../errors.ts";
 
 const COLOR_RE = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/;
@@ -14,4 +17,31 @@ export function checkLabel(name: string, color: string | null | undefined): { na
     throw new AppError("validation_error", "color must be a hex colour like #1a73e8 or #fa0", { fields: [{ path: "body.color", message: "a hex colour: #rgb or #rrggbb" }] });
   }
   return { name: trimmed, nameKey: trimmed.toLowerCase(), color: c };
+}
+
+type Reader = Pick<Tx, "select">;
+
+/** Label ids applied to each message, by label name. */
+export const messageLabelIds = (db: Reader, messageIds: string[]) => labelIdsOf(db, messageLabels, messageLabels.messageId, messageLabels.labelId, messageIds);
+
+/** Label ids applied to each thread, by label name. */
+export const threadLabelIds = (db: Reader, threadIds: string[]) => labelIdsOf(db, threadLabels, threadLabels.threadId, threadLabels.labelId, threadIds);
+
+async function labelIdsOf(
+  db: Reader,
+  links: typeof messageLabels | typeof threadLabels,
+  ownerColumn: typeof messageLabels.messageId | typeof threadLabels.threadId,
+  labelColumn: typeof messageLabels.labelId | typeof threadLabels.labelId,
+  ownerIds: string[],
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (ownerIds.length === 0) return out;
+  const rows = await db
+    .select({ owner: ownerColumn, labelId: labelColumn })
+    .from(links)
+    .innerJoin(labels, eq(labels.id, labelColumn))
+    .where(inArray(ownerColumn, ownerIds))
+    .orderBy(asc(labels.nameKey), asc(labels.id));
+  for (const r of rows) (out.get(r.owner) ?? out.set(r.owner, []).get(r.owner)!).push(r.labelId);
+  return out;
 }

@@ -1,3 +1,4 @@
+import type { MessageRow } from "../../db/schema/index.ts";
 import { AppError } from "../errors.ts";
 import { checkAddress } from "./email.ts";
 import { DRAFT_LIMITS } from "./drafts.ts";
@@ -10,6 +11,22 @@ export interface OutgoingFields {
   subject: string;
   textBody: string | null;
   htmlBody: string | null;
+}
+
+/** What a reply may set; the recipients and subject come from the message answered. */
+export interface ReplyFields {
+  textBody?: string | null;
+  htmlBody?: string | null;
+  cc?: string[];
+  bcc?: string[];
+}
+
+/** A message queued for sending: the mailbox actor's answer to send, reply and draft send. */
+export interface Dispatched {
+  message: MessageRow;
+  /** The mail.deliver job: the caller runs its first attempt at once. */
+  jobId: string;
+  replyTo: string;
 }
 
 type Problem = { path: string; message: string };
@@ -42,3 +59,15 @@ export function checkOutgoing(fields: OutgoingFields, opts: { bodyRequired: bool
 
 /** Every recipient once, lowercase: what the suppression list and the envelope take. */
 export const allRecipients = (f: OutgoingFields): string[] => [...new Set([...f.to, ...f.cc, ...f.bcc].map((a) => a.toLowerCase()))];
+
+/** Who a reply goes to and its subject: the Reply-To or sender of inbound mail, the recipients of outbound. */
+export function replyAddressing(original: MessageRow): { to: string[]; subject: string } {
+  if (original.transport !== "smtp") throw new AppError("reply_not_supported", "agent protocol messages are answered through the protocol, not by email");
+  const to =
+    original.direction === "inbound"
+      ? [original.replyTo[0] ?? original.fromAddress].filter((a) => a)
+      : original.toAddress.split(",").map((a) => a.trim()).filter((a) => a);
+  if (to.length === 0) throw new AppError("reply_not_supported", "the message has no address to reply to");
+  const subject = /^\s*re\s*:/i.test(original.subject) ? original.subject : `Re: ${original.subject}`.trim();
+  return { to, subject };
+}

@@ -106,7 +106,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(actionRoutes(deps.mailboxes, deps.db, pipeline.mutation))
     .use(autopilotRoutes(deps.mailboxes, deps.db, pipeline.mutation))
     .use(runtimeRoutes(deps.mailboxes, deps.db, deps.targets, pipeline.mutation))
-    .use(callbackSecretRoutes(deps.db, deps.webhooks.secrets, pipeline.mutation))
+    .use(callbackSecretRoutes(deps.mailboxes, pipeline.mutation))
     .use(protocolRoutes({ mailboxes: deps.mailboxes, db: deps.db, hosts: deps.hosts, targets: deps.targets, version: deps.version }, pipeline.mutation));
   return app;
 }

@@ -10,8 +10,8 @@ import type { JsonIntake } from "./json-intake.ts";
 import { notRun, renderError } from "./errors.ts";
 import { fingerprint, IDEMPOTENCY_HEADER, readIdempotencyKey, type Claim, type IdempotencyStore } from "./idempotency.ts";
 import { authRuleFor, capabilityFor, TIER_CAPABILITIES } from "./route-auth.ts";
-import type { RuntimeAccess } from "../../actors/mailbox/types.ts";
-import type { RateDecision } from "../../actors/mailbox/rate-window.ts";
+import type { RuntimeAccess } from "../domain/runtime-binding.ts";
+import type { RateDecision } from "../domain/rate-limit.ts";
 
 export interface PipelineDeps {
   authenticator: Authenticator;

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, exists, type SQL } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import type { Mailboxes } from "../../../actors/mailbox/client.ts";
-import { messageLabelIds } from "../../../actors/mailbox/organize.ts";
+import { messageLabelIds } from "../../domain/labels.ts";
 import type { Db } from "../../../db/client.ts";
 import { attachments, deliveryEvents, messageLabels, messages } from "../../../db/schema/index.ts";
 import { getBlob } from "../../mail/blobs.ts";

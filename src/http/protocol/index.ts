@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import type { Mailboxes } from "../../../actors/mailbox/client.ts";
-import { ownProtocolMessage } from "../../../actors/mailbox/protocol.ts";
+import { ownProtocolMessage } from "../../protocol/records.ts";
 import type { Db } from "../../../db/client.ts";
 import { accounts, actions, protocolResponses } from "../../../db/schema/index.ts";
 import type { Principal } from "../../auth/authenticate.ts";

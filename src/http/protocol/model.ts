@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import type { MessageRow, ProtocolMessageRow, ProtocolResponseRow } from "../../../db/schema/index.ts";
-import { responseEventPayload } from "../../../actors/mailbox/protocol.ts";
+import { responseEventPayload } from "../../protocol/records.ts";
 import { iso, JsonObject, Timestamp, Uuid } from "../schemas.ts";
 
 const Json = (description: string) => t.Object({}, { additionalProperties: true, description });

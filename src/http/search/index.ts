@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Mailboxes } from "../../../actors/mailbox/client.ts";
-import { messageLabelIds } from "../../../actors/mailbox/organize.ts";
+import { messageLabelIds } from "../../domain/labels.ts";
 import type { Db } from "../../../db/client.ts";
 import { SEARCH_OPERATORS } from "../../search/query.ts";
 import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, searchMessages } from "../../search/search.ts";

@@ -1,14 +1,12 @@
 import { eq } from "drizzle-orm";
 import { Elysia, t } from "elysia";
-import type { Mailboxes } from "../../../actors/mailbox/client.ts";
-import type { Dispatched } from "../../../actors/mailbox/outbound.ts";
+import type { Held, HoldingMode, Mailboxes } from "../../../actors/mailbox/client.ts";
 import type { Db } from "../../../db/client.ts";
 import { messages } from "../../../db/schema/index.ts";
 import { DRAFT_LIMITS } from "../../domain/drafts.ts";
 import type { Owners } from "../../domain/owners.ts";
 import { AppError, notFound } from "../../errors.ts";
-import type { DraftFields, RuntimeAccess } from "../../../actors/mailbox/types.ts";
-import { replyAddressing } from "../../../actors/mailbox/outbound.ts";
+import type { Dispatched } from "../../domain/outbound.ts";
 import { Draft, draft as draftView } from "../drafts/model.ts";
 import type { DerivedContext } from "../pipeline.ts";
 import type { JobRunner } from "../../jobs/runner.ts";
@@ -68,20 +66,14 @@ export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner:
     return owner;
   };
 
-  // What an agent runtime's send becomes when its policy mode holds it (README "Agent-runtime binding").
-  const held = async (runtime: RuntimeAccess, mailboxId: string, draft: DraftFields, messageId: string | null, set: { status?: number | string }) => {
+  // What an agent runtime's send becomes when its policy mode holds it: the mailbox actor decides (README "Agent-runtime binding").
+  const heldAnswer = (held: Held, set: { status?: number | string }) => {
     set.status = 202;
-    if (runtime.mode === "observe") {
-      await mailboxes.logRuntime(mailboxId, { messageId, kind: "send_observed", detail: "the runtime asked to send; observe mode only logs it", data: { to: draft.to ?? [], subject: draft.subject ?? null } });
-      return { disposition: "observed" as const };
-    }
-    const row = await mailboxes.createDraft(mailboxId, draft);
-    await mailboxes.followUp.logRuntime(mailboxId, { messageId, kind: "send_drafted", detail: `the runtime asked to send; held as draft ${row.id} for approval (draft-first)`, data: { draft_id: row.id } });
-    return { disposition: "draft" as const, draft: draftView(row) };
+    return held.disposition === "draft" ? { disposition: "draft" as const, draft: draftView(held.draft) } : { disposition: "observed" as const };
   };
-  const holding = (ctx: unknown): RuntimeAccess | null => {
+  const holding = (ctx: unknown): HoldingMode | null => {
     const runtime = (ctx as DerivedContext).runtime;
-    return runtime && runtime.mode !== "auto-send" ? runtime : null;
+    return runtime && runtime.mode !== "auto-send" ? runtime.mode : null;
   };
 
   return new Elysia({ name: "send" }).guard(mutation, (writes) =>
@@ -91,8 +83,8 @@ export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner:
         async (ctx) => {
           const { params, body, set } = ctx;
           const fields = { to: body.to, cc: body.cc ?? [], bcc: body.bcc ?? [], subject: body.subject, textBody: body.textBody ?? null, htmlBody: body.htmlBody ?? null };
-          const runtime = holding(ctx);
-          return runtime ? held(runtime, params.mailboxId, fields, null, set) : answer(await mailboxes.send(params.mailboxId, fields), set);
+          const mode = holding(ctx);
+          return mode ? heldAnswer(await mailboxes.holdSend(params.mailboxId, mode, fields), set) : answer(await mailboxes.send(params.mailboxId, fields), set);
         },
         { params: MailboxParams, body: SendBody, response: { 201: Sent, 202: Held }, detail: { summary: "Send an email", description: `${SEND_NOTES} ${RUNTIME_NOTES}`, tags: ["Messages"] } },
       )
@@ -101,14 +93,10 @@ export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner:
         async (ctx) => {
           const { params, body, set } = ctx;
           const owner = await ownerOr404("message", params.messageId);
-          const runtime = holding(ctx);
-          if (!runtime) return answer(await mailboxes.reply(owner, params.messageId, body ?? {}), set);
-          // Held as a draft that, once approved, is sent as this reply.
-          const [original] = await db.select().from(messages).where(eq(messages.id, params.messageId)).limit(1);
-          if (!original) throw notFound("message", params.messageId);
-          const { to, subject } = replyAddressing(original);
-          const draft = { to, cc: body?.cc ?? [], bcc: body?.bcc ?? [], subject, textBody: body?.textBody ?? null, htmlBody: body?.htmlBody ?? null, inReplyToMessageId: params.messageId };
-          return held(runtime, owner, draft, params.messageId, set);
+          const mode = holding(ctx);
+          // Held, a reply becomes a draft that, once approved, is sent as this reply.
+          if (mode) return heldAnswer(await mailboxes.holdReply(owner, mode, params.messageId, body ?? {}), set);
+          return answer(await mailboxes.reply(owner, params.messageId, body ?? {}), set);
         },
         {
           params: MessageParams,

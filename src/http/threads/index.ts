@@ -1,7 +1,7 @@
 import { and, count, desc, eq, exists, getTableColumns, ilike, sql, type SQL } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import type { Mailboxes } from "../../../actors/mailbox/client.ts";
-import { threadLabelIds } from "../../../actors/mailbox/organize.ts";
+import { threadLabelIds } from "../../domain/labels.ts";
 import type { Db } from "../../../db/client.ts";
 import { messages, threadLabels, threads } from "../../../db/schema/index.ts";
 import type { Owners } from "../../domain/owners.ts";
