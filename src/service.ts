@@ -90,9 +90,11 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     await resealSecrets(database.db, secrets, log);
 
     const keys = new KeyStore(database.db, config.cacheTtlMs);
-    // Revocations are read a few times a second, so active keys are kept in memory instead of
-    // being read again every CACHE_TTL_MS.
-    cleanups.push(keys.watchRevocations());
+    // Active keys are kept in memory instead of being read again every CACHE_TTL_MS: on
+    // PostgreSQL (other nodes may revoke) revocations are read five times a second; an embedded
+    // database has no other node.
+    if (database.driver === "pglite") keys.revocationsAreLocal();
+    else cleanups.push(keys.watchRevocations());
     // The bus is connected before the actors exist; its handlers reach them through this slot.
     let mailboxesClient: Mailboxes | undefined;
     const bus = await connectBus(

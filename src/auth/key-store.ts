@@ -50,6 +50,8 @@ export class KeyStore {
   private watchedUntil = 0;
   private cursor = Date.now();
   private readonly seenRevoked = new Map<string, number>();
+  /** Every revocation is made in this process (an embedded database): no watch is needed. */
+  private local = false;
 
   constructor(
     private readonly db: Db,
@@ -64,8 +66,16 @@ export class KeyStore {
     const now = this.now();
     if (hit.expiresAt > now) return hit.record;
     // Kept longer: an active key, while the watch has read every revocation up to a moment ago.
-    if (hit.keptUntil > now && hit.generation === this.generation && now < this.watchedUntil) return hit.record;
+    if (hit.keptUntil > now && hit.generation === this.generation && (this.local || now < this.watchedUntil)) return hit.record;
     return undefined;
+  }
+
+  /**
+   * The database is this process's own (embedded): every revocation goes through this
+   * process's mailbox actors, which invalidate the key here at once, so active keys are kept.
+   */
+  revocationsAreLocal(): void {
+    this.local = true;
   }
 
   /**
