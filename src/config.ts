@@ -38,6 +38,8 @@ export interface Config {
   actorIdleSeconds: number;
   /** How long a command may wait in a mailbox actor's inbox before it is dropped unrun (503). */
   actorAskTimeoutMs: number;
+  /** With NATS_URL: how long a node's lease on its share of the mailboxes lasts unrenewed. */
+  clusterLeaseMs: number;
   shutdownTimeoutSeconds: number;
   /** PGlite only: keep the embedded database in memory instead of under DATA_DIR (tests). */
   pgliteInMemory: boolean;
@@ -190,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyLeaseSeconds: int("IDEMPOTENCY_LEASE_SECONDS", 60, 1, 3600),
     actorIdleSeconds: int("ACTOR_IDLE_SECONDS", 60, 1, 86_400),
     actorAskTimeoutMs: int("ACTOR_ASK_TIMEOUT_MS", 10_000, 1, 600_000),
+    clusterLeaseMs: int("CLUSTER_LEASE_MS", 3000, 1000, 60_000),
     shutdownTimeoutSeconds: int("SHUTDOWN_TIMEOUT_SECONDS", 10, 1, 600),
     pgliteInMemory: bool("PGLITE_IN_MEMORY", false),
     smtpMaxMessageBytes: int("SMTP_MAX_MESSAGE_BYTES", 25 * 1024 * 1024, 1024, 100 * 1024 * 1024),

@@ -1,6 +1,6 @@
 import { Mailboxes } from "../actors/mailbox/client.ts";
 import { mailboxActor } from "../actors/mailbox/actor.ts";
-import { ActorSystem, LocalPlacement } from "../actors/runtime/index.ts";
+import { ActorSystem } from "../actors/runtime/index.ts";
 import { openDatabase, type Database } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import pkg from "../package.json" with { type: "json" };
@@ -9,6 +9,8 @@ import { Authenticator } from "./auth/authenticate.ts";
 import { KeyStore } from "./auth/key-store.ts";
 import { connectBus } from "./cluster/bus.ts";
 import { natsNames, type NatsNames } from "./cluster/nats-names.ts";
+import { mailboxPlacement } from "./cluster/placement.ts";
+import type { PartitionLeases } from "./cluster/leases.ts";
 import { defaultNatsPrefix, deploymentIdentity } from "./deployment.ts";
 import { resealSecrets } from "./crypto/reseal.ts";
 import { SecretBox, secretsKeyMaterial } from "./crypto/secret-box.ts";
@@ -50,7 +52,7 @@ export interface Service {
   adminToken: string;
   log: Logger;
   /** For tests and tools in this repository; not an API. */
-  internals: { /** This deployment's NATS names (used only with NATS_URL). */ nats: NatsNames; database: Database; actors: ActorSystem; keys: KeyStore; webhooks: WebhookSystem; /** "METHOD /path" of every route the app serves. */ routes: string[]; /** The open SSE event streams. */ events: EventFeed };
+  internals: { /** This deployment's NATS names (used only with NATS_URL). */ nats: NatsNames; /** With NATS_URL: this node's partition leases. */ leases: PartitionLeases | undefined; database: Database; actors: ActorSystem; keys: KeyStore; webhooks: WebhookSystem; /** "METHOD /path" of every route the app serves. */ routes: string[]; /** The open SSE event streams. */ events: EventFeed };
   /** Drains and closes everything; safe to call twice. */
   stop(): Promise<void>;
 }
@@ -90,6 +92,11 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     await resealSecrets(database.db, secrets, log);
 
     const keys = new KeyStore(database.db, config.cacheTtlMs);
+    // Active keys are kept in memory instead of being read again every CACHE_TTL_MS: on
+    // PostgreSQL (other nodes may revoke) revocations are read five times a second; an embedded
+    // database has no other node.
+    if (database.driver === "pglite") keys.revocationsAreLocal();
+    else cleanups.push(keys.watchRevocations());
     // The bus is connected before the actors exist; its handlers reach them through this slot.
     let mailboxesClient: Mailboxes | undefined;
     const bus = await connectBus(
@@ -111,23 +118,38 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const composer = new Composer();
     cleanups.push(() => composer.close());
     const actors = new ActorSystem({ idleMs: config.actorIdleSeconds * 1000, askTimeoutMs: config.actorAskTimeoutMs, logger: log.child({ component: "actors" }) });
+    const cluster = await mailboxPlacement(database.db, actors, {
+      natsUrl: config.natsUrl,
+      names: nats,
+      nodeId: config.nodeId,
+      leaseMs: config.clusterLeaseMs,
+      askTimeoutMs: config.actorAskTimeoutMs,
+      drainTimeoutMs: config.shutdownTimeoutSeconds * 1000,
+      rateLimit: { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowSeconds * 1000 },
+      log,
+    });
+    // Runs after the actors have drained (cleanups run in reverse).
+    cleanups.push(() => cluster.stop());
     actors.register(
-      mailboxActor({
-        db: database.db,
+      cluster.define(mailboxActor({
+        db: cluster.actorDb,
         keys,
         secrets,
         announceRevoked: (id) => bus.announceRevoked(id),
         announceChanged: (id) => bus.announceMailboxChanged(id),
-        freshnessMs: config.cacheTtlMs,
+        // With the NATS placement the owner is the one writer of its mailbox's row: nothing
+        // changes it behind the actor's back, so the kept row needs no reload every second.
+        freshnessMs: config.natsUrl ? 60_000 : config.cacheTtlMs,
         rateLimit: { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowSeconds * 1000 },
         mailDomain: config.mailDomain,
         replyTokenTtlMs: config.replyTokenTtlSeconds * 1000,
         composer,
         validators,
         handOver: { deliveries: (ids) => webhooksSlot?.handOver(ids), jobs: () => runner?.poke() },
-      }),
+      })),
     );
-    const placement = new LocalPlacement(actors);
+    const placement = cluster.placement;
+    await cluster.start();
     mailboxesClient = new Mailboxes(placement);
     cleanups.push(() => actors.shutdown({ drainTimeoutMs: config.shutdownTimeoutSeconds * 1000 }));
 
@@ -268,6 +290,9 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       smtpBridge(recipients, ingest),
     );
     cleanups.push(() => smtp.close());
+    // First on SIGTERM: this node's mailboxes go to the others at once; requests still in
+    // flight here are forwarded to them.
+    cleanups.push(() => cluster.handOver());
     runner.start();
 
     const httpPort = server.port ?? config.port;
@@ -279,7 +304,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       smtpPort: smtp.port,
       adminToken,
       log,
-      internals: { nats, database, actors, keys, webhooks, routes: app.routes.map((r) => `${r.method} ${r.path}`), events },
+      internals: { nats, database, actors, keys, webhooks, leases: cluster.leases, routes: app.routes.map((r) => `${r.method} ${r.path}`), events },
       stop: () => (stopping ??= runCleanups()),
     };
   } catch (err) {

@@ -6,6 +6,16 @@
 export { ActorSystem } from "./system.ts";
 export { LocalPlacement, type Placement } from "./placement.ts";
 export {
+  NatsPlacement,
+  NotOwnerError,
+  PlacementOutcomeUnknownError,
+  PlacementUnavailableError,
+  type NatsPlacementOptions,
+  type Outcome,
+  type Ownership,
+  type WireCodec,
+} from "./nats-placement.ts";
+export {
   commandActor,
   commandsFor,
   installCommands,

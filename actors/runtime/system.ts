@@ -169,6 +169,25 @@ export class ActorSystem {
   }
 
   /**
+   * Passivates, whatever canPassivate says, every quiescent actor for which `matches` holds
+   * (a placement handing those actors to another node). Resolves with how many matching
+   * actors were busy and left alone; call again once they are quiet.
+   */
+  async passivateMatching(matches: (kind: string, id: string) => boolean): Promise<number> {
+    const passivations: Promise<void>[] = [];
+    let busy = 0;
+    for (const [kind, entry] of this.kinds) {
+      for (const cell of entry.cells.values()) {
+        if (!matches(kind, cell.id)) continue;
+        if (cell.isQuiescent()) passivations.push(cell.passivate());
+        else busy++;
+      }
+    }
+    await Promise.all(passivations);
+    return busy;
+  }
+
+  /**
    * Stops accepting messages, lets queued ones finish (up to drainTimeoutMs,
    * after which they reject with ActorStoppedError), then passivates every
    * actor. Idempotent: later calls return the first call's promise.

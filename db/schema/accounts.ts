@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { jsonb } from "./json.ts";
 import { timestampNow } from "./columns.ts";
@@ -54,7 +55,11 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
   },
-  (t) => [index("api_keys_mailbox_idx").on(t.mailboxId)],
+  (t) => [
+    index("api_keys_mailbox_idx").on(t.mailboxId),
+    // Each node reads the revocations of the last seconds several times a second (src/auth/key-store.ts).
+    index("api_keys_revoked_at_idx").on(t.revokedAt).where(sql`${t.revokedAt} is not null`),
+  ],
 );
 
 export const actions = pgTable(

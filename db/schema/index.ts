@@ -6,3 +6,4 @@ export * from "./webhooks.ts";
 export * from "./agents.ts";
 export * from "./knowledge.ts";
 export * from "./deployment.ts";
+export * from "./cluster.ts";

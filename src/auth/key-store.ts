@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { apiKeys } from "../../db/schema/index.ts";
 
@@ -14,16 +14,28 @@ export interface KeyRecord {
 interface Entry {
   record: KeyRecord | null;
   expiresAt: number;
+  /** Until when an active key may be kept while the revocation watch runs (see watchRevocations). */
+  keptUntil: number;
+  /** The watch's generation when it was filled: a gap in the watch ends every entry before it. */
+  generation: number;
 }
 
 const MAX_ENTRIES = 100_000;
+/** How long an active key is kept while the revocation watch keeps up. */
+const KEEP_MS = 10 * 60_000;
+/** A watch older than this no longer vouches for kept keys: they fall back to `ttlMs`. */
+const WATCH_VALID_MS = 900;
+/** Revocations are read again this far back: a revoke stamped by a node's clock commits a little later. */
+const WATCH_OVERLAP_MS = 10_000;
 
 /**
  * Read-through cache of API keys for the authentication hot path.
  *
  * Two promises hold whatever the timing:
  * - no entry outlives `ttlMs` (at most one second), so a revoke on another node is seen
- *   within a second even if its broadcast is lost;
+ *   within a second even if its broadcast is lost; except an active key while the
+ *   revocation watch (watchRevocations) keeps up, which reads every revocation a few times a
+ *   second and so gives the same bound without a query per key;
  * - a revoke is never overwritten by a stale fill: every invalidation bumps `epoch`, and a
  *   fill that started before it is not stored; a cached `revoked` is never replaced by an
  *   `active` (revocation is final).
@@ -33,6 +45,13 @@ export class KeyStore {
   private readonly entries = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<KeyRecord | null>>();
   private epoch = 0;
+  private generation = 0;
+  /** performance.now() until which the watch vouches for every revocation committed before it read. */
+  private watchedUntil = 0;
+  private cursor = Date.now();
+  private readonly seenRevoked = new Map<string, number>();
+  /** Every revocation is made in this process (an embedded database): no watch is needed. */
+  private local = false;
 
   constructor(
     private readonly db: Db,
@@ -43,7 +62,69 @@ export class KeyStore {
   /** The cached record while it is fresh (null: known not to exist); undefined when a look-up is needed. */
   peek(keyId: string): KeyRecord | null | undefined {
     const hit = this.entries.get(keyId);
-    return hit && hit.expiresAt > this.now() ? hit.record : undefined;
+    if (hit === undefined) return undefined;
+    const now = this.now();
+    if (hit.expiresAt > now) return hit.record;
+    // Kept longer: an active key, while the watch has read every revocation up to a moment ago.
+    if (hit.keptUntil > now && hit.generation === this.generation && (this.local || now < this.watchedUntil)) return hit.record;
+    return undefined;
+  }
+
+  /**
+   * The database is this process's own (embedded): every revocation goes through this
+   * process's mailbox actors, which invalidate the key here at once, so active keys are kept.
+   */
+  revocationsAreLocal(): void {
+    this.local = true;
+  }
+
+  /**
+   * Reads the revocations of the last seconds every `intervalMs` (an index scan of a few rows),
+   * so that every node honours a revoke within about that long even if the cluster broadcast
+   * is lost, and may therefore keep active keys far longer than `ttlMs` instead of reading
+   * each one from the database every second. If the watch stalls (database down, event loop
+   * blocked) past WATCH_VALID_MS, kept keys fall back to `ttlMs`, and once it runs again every
+   * entry filled before the gap is dropped (it may have missed a revoke meanwhile).
+   * Returns a stop function.
+   */
+  watchRevocations(intervalMs = 200): () => void {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const loop = async () => {
+      const started = this.now();
+      try {
+        await this.readRevocations();
+        if (started > this.watchedUntil) this.generation++;
+        this.watchedUntil = started + WATCH_VALID_MS;
+      } catch {
+        // The next round tries again; meanwhile kept keys fall back to the short bound.
+      }
+      if (!stopped) {
+        timer = setTimeout(() => void loop(), intervalMs);
+        timer.unref?.();
+      }
+    };
+    void loop();
+    return () => {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }
+
+  private async readRevocations(): Promise<void> {
+    const since = new Date(this.cursor - WATCH_OVERLAP_MS);
+    const rows = await this.db.select({ id: apiKeys.id, revokedAt: apiKeys.revokedAt }).from(apiKeys).where(gt(apiKeys.revokedAt, since));
+    for (const row of rows) {
+      const at = row.revokedAt?.getTime() ?? 0;
+      if (at > this.cursor) this.cursor = at;
+      if (this.seenRevoked.has(row.id)) continue;
+      this.seenRevoked.set(row.id, at);
+      const cached = this.entries.get(row.id)?.record;
+      this.invalidate(row.id, cached ? { ...cached, status: "revoked" } : undefined);
+    }
+    for (const [id, at] of this.seenRevoked) if (at < this.cursor - 2 * WATCH_OVERLAP_MS) this.seenRevoked.delete(id);
+    // The cursor follows the clock too, so a quiet database is not read further and further back.
+    this.cursor = Math.max(this.cursor, Date.now() - WATCH_OVERLAP_MS);
   }
 
   async get(keyId: string): Promise<KeyRecord | null> {
@@ -60,7 +141,7 @@ export class KeyStore {
   invalidate(keyId: string, known?: KeyRecord): void {
     this.epoch++;
     this.inflight.delete(keyId);
-    if (known && this.ttlMs > 0) this.entries.set(keyId, { record: known, expiresAt: this.now() + this.ttlMs });
+    if (known && this.ttlMs > 0) this.entries.set(keyId, this.entry(known));
     else this.entries.delete(keyId);
   }
 
@@ -79,14 +160,21 @@ export class KeyStore {
     const wouldUnrevoke = cached?.status === "revoked" && record?.status !== "revoked";
     if (epoch === this.epoch && !wouldUnrevoke && this.ttlMs > 0) {
       if (this.entries.size >= MAX_ENTRIES) this.evictExpired();
-      this.entries.set(keyId, { record, expiresAt: this.now() + this.ttlMs });
+      this.entries.set(keyId, this.entry(record));
     }
     return wouldUnrevoke ? cached! : record;
   }
 
+  private entry(record: KeyRecord | null): Entry {
+    const now = this.now();
+    // Only an active key is kept long: "unknown" may become a key, and revoked is final anyway.
+    const keptUntil = record?.status === "active" ? now + KEEP_MS : 0;
+    return { record, expiresAt: now + this.ttlMs, keptUntil, generation: this.generation };
+  }
+
   private evictExpired(): void {
     const now = this.now();
-    for (const [id, e] of this.entries) if (e.expiresAt <= now) this.entries.delete(id);
+    for (const [id, e] of this.entries) if (e.expiresAt <= now && e.keptUntil <= now) this.entries.delete(id);
     // Still full of live entries: drop the oldest half rather than grow without bound.
     if (this.entries.size >= MAX_ENTRIES) {
       let n = this.entries.size / 2;

@@ -1,4 +1,4 @@
-import { ActorActivationError, ActorStoppedError, ActorTimeoutError } from "../../actors/runtime/index.ts";
+import { ActorActivationError, ActorStoppedError, ActorTimeoutError, NotOwnerError, PlacementOutcomeUnknownError, PlacementUnavailableError } from "../../actors/runtime/index.ts";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { fieldErrors, MAX_FIELDS, type FieldError } from "./validation.ts";
@@ -19,6 +19,11 @@ export function renderError(err: unknown, frameworkCode: string | number, ctx: {
   // activation throws (a 404 for a mailbox that does not exist): our own errors keep their code.
   if ((frameworkCode === "PARSE" || err instanceof ActorActivationError) && (err as { cause?: unknown } | null)?.cause instanceof AppError) {
     err = (err as { cause: AppError }).cause;
+  }
+  if (err instanceof PlacementOutcomeUnknownError) {
+    // Started on a node that then lost the mailbox before answering: its one transaction
+    // either committed or not; nothing is half-applied, but which is not known here.
+    err = new AppError("service_unavailable", "the node running this request stopped before answering; it was applied entirely or not at all", { applied: "unknown" }, { "Retry-After": "2" });
   }
   const unrun = notRun(err);
   if (unrun) {
@@ -63,6 +68,11 @@ export function notRun(err: unknown): AppError | undefined {
   if (err instanceof ActorTimeoutError) {
     const retryAfter = String(Math.max(1, Math.ceil(err.timeoutMs / 1000)));
     return new AppError("service_unavailable", "the mailbox is busy; the request was not applied, retry later", { applied: false }, { "Retry-After": retryAfter });
+  }
+  // Cluster: no node holding the mailbox answered in time (or the one asked no longer held it).
+  if (err instanceof PlacementUnavailableError || err instanceof NotOwnerError) {
+    const retryAfter = String(Math.max(1, Math.ceil((err instanceof PlacementUnavailableError ? err.retryAfterMs : 1000) / 1000)));
+    return new AppError("service_unavailable", "the node holding this mailbox could not be reached in time; the request was not applied, retry shortly", { applied: false }, { "Retry-After": retryAfter });
   }
   if (err instanceof ActorStoppedError) {
     return new AppError("service_unavailable", "the service is shutting down; the request was not applied, retry shortly", { applied: false }, { "Retry-After": "2" });

@@ -1,0 +1,373 @@
+/**
+ * NatsPlacement: every (kind, id) lives on the one node that holds the lease of its
+ * partition; any other node forwards the message there over NATS and hands back the answer.
+ *
+ * The runtime stays a library: who owns what (`Ownership`) and how messages travel as bytes
+ * (`WireCodec`) are given to it. Subjects: `{subjectPrefix}.{node}` per node (requests),
+ * `{subjectPrefix}.nudge` (ownership changed: look again), and one reply inbox per node.
+ *
+ * A forwarded ask runs this protocol on the owner's reply subject:
+ *   "R"          the node does not hold the partition (any more): nothing ran, ask elsewhere;
+ *   "A"          accepted: it runs (sent only when the answer takes longer than ACK_AFTER_MS);
+ *   "V" + reply  the outcome, the handler's own errors included.
+ * With no answer at all within `ackWaitMs` (the owner is gone or frozen) the forwarder looks
+ * up the owner again and retries until its deadline; past it, PlacementUnavailableError:
+ * nothing ran. After an "A", the forwarder waits for the outcome as long as the owner keeps
+ * its lease; if the lease moves without an outcome, PlacementOutcomeUnknownError.
+ */
+import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
+import { safeLog } from "./logger.ts";
+import type { Placement } from "./placement.ts";
+import type { ActorSystem } from "./system.ts";
+import { ActorError, type ActorLogger, type AskOptions } from "./types.ts";
+
+/** Who owns which partition; implemented outside the runtime (leases in a database). */
+export interface Ownership {
+  /** This node's address (a subject token). */
+  readonly self: string;
+  partitionOf(id: string): number;
+  /** The epoch of the lease this node holds and may serve under now; undefined when it must not. */
+  held(partition: number): number | undefined;
+  /** The node to forward to, as far as this node knows; undefined when nobody holds it. */
+  ownerOf(partition: number): string | undefined;
+  /** Ownership may have changed: read it again (coalesced; resolves when read). */
+  refresh(): Promise<void>;
+}
+
+export type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** Messages and outcomes as text, errors included (they come out as the same typed errors). */
+export interface WireCodec {
+  encodeCommand(msg: unknown): string;
+  decodeCommand(text: string): unknown;
+  encodeReply(outcome: Outcome): string;
+  decodeReply(text: string): Outcome;
+}
+
+/** The node that was asked does not hold the actor's lease: nothing ran; ask the owner. */
+export class NotOwnerError extends ActorError {
+  constructor(kind: string, id: string, why = "this node does not hold the lease") {
+    super(`${kind}/${id}: ${why}`, { kind, id });
+    this.name = "NotOwnerError";
+  }
+}
+
+/** No owner could be reached before the deadline; the message never ran anywhere. */
+export class PlacementUnavailableError extends ActorError {
+  constructor(
+    kind: string,
+    id: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(`no node holding ${kind}/${id} could be reached in time; the message was not run`, { kind, id });
+    this.name = "PlacementUnavailableError";
+  }
+}
+
+/** The owner accepted the message, then lost its lease without answering: it ran or not. */
+export class PlacementOutcomeUnknownError extends ActorError {
+  constructor(kind: string, id: string) {
+    super(`the node running a message of ${kind}/${id} lost its lease before answering`, { kind, id });
+    this.name = "PlacementOutcomeUnknownError";
+  }
+}
+
+export interface NatsPlacementOptions {
+  nc: NatsConnection;
+  /** e.g. `{prefix}.actors`: node subjects are `{subjectPrefix}.{node}`. */
+  subjectPrefix: string;
+  system: ActorSystem;
+  ownership: Ownership;
+  codec: WireCodec;
+  /** Deadline to reach an owner (and start) when the ask gives none. */
+  askTimeoutMs: number;
+  /** The reach deadline of an ask with timeoutMs 0 ("wait your turn however long"). Default 60 s. */
+  unboundedReachMs?: number;
+  /** Silence after which a forward is taken as lost and the owner looked up again. Default 1 s. */
+  ackWaitMs?: number;
+  logger: ActorLogger;
+}
+
+const ACK_AFTER_MS = 100;
+const DRAIN_POLL_MS = 10;
+
+interface Pending {
+  onMessage(msg: Msg): void;
+}
+
+export class NatsPlacement implements Placement {
+  private readonly nc: NatsConnection;
+  private readonly system: ActorSystem;
+  private readonly own: Ownership;
+  private readonly codec: WireCodec;
+  private readonly subjectPrefix: string;
+  private readonly inbox: string;
+  private readonly pending = new Map<string, Pending>();
+  private readonly inflight = new Map<number, number>();
+  private readonly subs: Subscription[] = [];
+  private readonly ackWaitMs: number;
+  private readonly unboundedReachMs: number;
+  private seq = 0;
+  private closed = false;
+
+  constructor(private readonly opts: NatsPlacementOptions) {
+    this.nc = opts.nc;
+    this.system = opts.system;
+    this.own = opts.ownership;
+    this.codec = opts.codec;
+    this.subjectPrefix = opts.subjectPrefix;
+    this.ackWaitMs = opts.ackWaitMs ?? 1000;
+    this.unboundedReachMs = opts.unboundedReachMs ?? 60_000;
+    this.inbox = `${opts.subjectPrefix}.reply.${opts.ownership.self}`;
+    this.subs.push(
+      this.nc.subscribe(`${this.inbox}.*`, {
+        callback: (err, msg) => {
+          if (err) return safeLog(opts.logger, "warn", { err }, "placement reply subscription error");
+          const token = msg.subject.slice(this.inbox.length + 1);
+          this.pending.get(token)?.onMessage(msg);
+        },
+      }),
+      this.nc.subscribe(`${opts.subjectPrefix}.node.${opts.ownership.self}`, {
+        callback: (err, msg) => {
+          if (err) return safeLog(opts.logger, "warn", { err }, "placement request subscription error");
+          this.serve(msg);
+        },
+      }),
+      this.nc.subscribe(`${opts.subjectPrefix}.nudge`, { callback: () => void this.own.refresh().catch(() => {}) }),
+    );
+  }
+
+  ask<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R> {
+    return this.route(kind, id, msg, opts, false) as Promise<R>;
+  }
+
+  read<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R> {
+    return this.route(kind, id, msg, opts, true) as Promise<R>;
+  }
+
+  tell(kind: string, id: string, msg: unknown): void {
+    const p = this.own.partitionOf(id);
+    if (this.own.held(p) !== undefined) return this.system.tell(kind, id, msg);
+    const owner = this.own.ownerOf(p);
+    if (owner === undefined || this.closed) return;
+    try {
+      this.nc.publish(this.nodeSubject(owner), requestFrame(kind, id, "t", 0, this.codec.encodeCommand(msg)));
+    } catch (err) {
+      safeLog(this.opts.logger, "warn", { err, kind, id }, "could not forward a tell");
+    }
+  }
+
+  /** Tells every node to look at ownership again now (a partition was released). */
+  nudge(): void {
+    if (this.closed) return;
+    try {
+      this.nc.publish(`${this.subjectPrefix}.nudge`, "");
+    } catch {
+      // The periodic look-up still finds the change.
+    }
+  }
+
+  /**
+   * Waits until no message of the partition runs here (at most `timeoutMs`), then passivates
+   * its actors, so a later owner starts from the database. The partition must already be
+   * out of `held()`: nothing new starts here meanwhile.
+   */
+  async drain(partition: number, timeoutMs: number): Promise<void> {
+    const until = performance.now() + timeoutMs;
+    while ((this.inflight.get(partition) ?? 0) > 0 && performance.now() < until) await Bun.sleep(DRAIN_POLL_MS);
+    const matches = (_kind: string, id: string) => this.own.partitionOf(id) === partition;
+    for (let i = 0; i < 50; i++) {
+      if ((await this.system.passivateMatching(matches)) === 0) return;
+      await Bun.sleep(DRAIN_POLL_MS);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      for (const sub of this.subs) sub.unsubscribe();
+    }
+    await this.system.shutdown();
+  }
+
+  private nodeSubject(node: string): string {
+    return `${this.subjectPrefix}.node.${node}`;
+  }
+
+  private async route(kind: string, id: string, msg: unknown, opts: AskOptions | undefined, read: boolean): Promise<unknown> {
+    const p = this.own.partitionOf(id);
+    const timeoutMs = opts?.timeoutMs;
+    const reachMs = timeoutMs === undefined ? this.opts.askTimeoutMs : timeoutMs === 0 || timeoutMs === Infinity ? this.unboundedReachMs : timeoutMs;
+    const deadline = performance.now() + reachMs;
+    let payload: string | undefined;
+    let backoff = 20;
+    let tries = 0;
+    for (;;) {
+      if (this.own.held(p) !== undefined) {
+        const local = await this.runLocal(kind, id, msg, opts, read, p);
+        if (local !== NOT_OWNER) return local;
+      } else {
+        const owner = this.own.ownerOf(p);
+        if (owner !== undefined && owner !== this.own.self && !this.closed) {
+          payload ??= this.codec.encodeCommand(msg);
+          const left = Math.max(1, Math.ceil(deadline - performance.now()));
+          // The owner's own inbox deadline is what is left of ours; 0 keeps "no deadline".
+          const ownerTimeout = timeoutMs === 0 ? 0 : left;
+          const answer = await this.forward(owner, requestFrame(kind, id, read ? "r" : "a", ownerTimeout, payload), p, deadline, kind, id);
+          if (answer !== UNREACHED) {
+            if (answer.ok) return answer.value;
+            throw answer.error;
+          }
+        }
+      }
+      if (performance.now() >= deadline) throw new PlacementUnavailableError(kind, id, 1000);
+      await this.own.refresh().catch(() => {});
+      // A new owner is usually known after one look; otherwise leases are moving: wait a little.
+      if (tries++ > 0) {
+        await Bun.sleep(Math.min(backoff, Math.max(0, deadline - performance.now())));
+        backoff = Math.min(backoff * 2, 250);
+      }
+    }
+  }
+
+  private async runLocal(kind: string, id: string, msg: unknown, opts: AskOptions | undefined, read: boolean, p: number): Promise<unknown> {
+    this.enter(p);
+    try {
+      return await (read ? this.system.read(kind, id, msg, opts) : this.system.ask(kind, id, msg, opts));
+    } catch (err) {
+      if (err instanceof NotOwnerError) return NOT_OWNER;
+      throw err;
+    } finally {
+      this.leave(p);
+    }
+  }
+
+  /** One attempt at the owner: its outcome, or UNREACHED when it answered "R" or not at all. */
+  private forward(owner: string, frame: string, p: number, deadline: number, kind: string, id: string): Promise<Outcome | typeof UNREACHED> {
+    const token = (++this.seq).toString(36);
+    return new Promise((resolve) => {
+      let accepted = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const finish = (v: Outcome | typeof UNREACHED) => {
+        if (timer !== undefined) clearTimeout(timer);
+        this.pending.delete(token);
+        resolve(v);
+      };
+      // Before the "A": silence means lost. After it: wait while the owner keeps the lease.
+      const watch = (ms: number) => {
+        timer = setTimeout(() => {
+          if (!accepted) return finish(UNREACHED);
+          void this.own.refresh().catch(() => {});
+          if (this.own.ownerOf(p) !== owner) {
+            timer = setTimeout(() => (this.own.ownerOf(p) !== owner ? finish({ ok: false, error: new PlacementOutcomeUnknownError(kind, id) }) : watch(1000)), 1000);
+          } else watch(1000);
+        }, ms);
+      };
+      this.pending.set(token, {
+        onMessage: (msg) => {
+          // The server's "no responders": nobody listens on that node's subject (it is gone).
+          if (msg.data.length === 0 && msg.headers?.code === 503) return finish(UNREACHED);
+          const text = msg.string();
+          const tag = text.charCodeAt(0);
+          if (tag === 65 /* A */) {
+            accepted = true;
+            if (timer !== undefined) clearTimeout(timer);
+            return watch(1000);
+          }
+          if (tag === 82 /* R */) return finish(UNREACHED);
+          try {
+            finish(this.codec.decodeReply(text.slice(1)));
+          } catch (err) {
+            finish({ ok: false, error: err });
+          }
+        },
+      });
+      watch(Math.max(1, Math.min(this.ackWaitMs, deadline - performance.now())));
+      try {
+        this.nc.publish(this.nodeSubject(owner), frame, { reply: `${this.inbox}.${token}` });
+      } catch {
+        finish(UNREACHED);
+      }
+    });
+  }
+
+  /** A message from another node for an actor this node should hold. */
+  private serve(msg: Msg): void {
+    let req: Request;
+    try {
+      req = parseRequest(msg.string());
+    } catch (err) {
+      safeLog(this.opts.logger, "warn", { err }, "placement: malformed request dropped");
+      return;
+    }
+    const p = this.own.partitionOf(req.id);
+    if (req.mode === "t") {
+      if (this.own.held(p) !== undefined) this.system.tell(req.kind, req.id, this.codec.decodeCommand(req.payload));
+      return;
+    }
+    if (this.own.held(p) === undefined || this.closed) return void msg.respond("R");
+    let cmd: unknown;
+    try {
+      cmd = this.codec.decodeCommand(req.payload);
+    } catch (err) {
+      return void msg.respond(`V${this.codec.encodeReply({ ok: false, error: err })}`);
+    }
+    this.enter(p);
+    let answered = false;
+    const ack = setTimeout(() => !answered && msg.respond("A"), ACK_AFTER_MS);
+    const opts = { timeoutMs: req.timeoutMs };
+    const run = req.mode === "r" ? this.system.read(req.kind, req.id, cmd, opts) : this.system.ask(req.kind, req.id, cmd, opts);
+    run
+      .then(
+        (value) => `V${this.codec.encodeReply({ ok: true, value })}`,
+        (error) => (error instanceof NotOwnerError ? "R" : `V${this.codec.encodeReply({ ok: false, error })}`),
+      )
+      .catch((err) => `V${this.codec.encodeReply({ ok: false, error: err })}`)
+      .then((frame) => {
+        answered = true;
+        clearTimeout(ack);
+        this.leave(p);
+        msg.respond(frame);
+      })
+      .catch((err) => safeLog(this.opts.logger, "warn", { err }, "placement: could not answer a forwarded message"));
+  }
+
+  private enter(p: number): void {
+    this.inflight.set(p, (this.inflight.get(p) ?? 0) + 1);
+  }
+
+  private leave(p: number): void {
+    const n = (this.inflight.get(p) ?? 1) - 1;
+    if (n <= 0) this.inflight.delete(p);
+    else this.inflight.set(p, n);
+  }
+}
+
+const NOT_OWNER = Symbol("not owner");
+const UNREACHED = Symbol("unreached");
+
+interface Request {
+  kind: string;
+  id: string;
+  /** "a" ask, "r" read, "t" tell. */
+  mode: "a" | "r" | "t";
+  timeoutMs: number;
+  payload: string;
+}
+
+/** `{mode}{timeoutMs}\n{kind}\n{id}\n{payload}`: the routing fields never need the codec. */
+function requestFrame(kind: string, id: string, mode: Request["mode"], timeoutMs: number, payload: string): string {
+  return `${mode}${timeoutMs}\n${kind}\n${id}\n${payload}`;
+}
+
+function parseRequest(text: string): Request {
+  const a = text.indexOf("\n");
+  const b = text.indexOf("\n", a + 1);
+  const c = text.indexOf("\n", b + 1);
+  if (a < 2 || b < 0 || c < 0) throw new Error("malformed placement request");
+  const mode = text[0] as Request["mode"];
+  if (mode !== "a" && mode !== "r" && mode !== "t") throw new Error("malformed placement request");
+  const timeoutMs = Number(text.slice(1, a));
+  if (!Number.isFinite(timeoutMs) || timeoutMs < 0) throw new Error("malformed placement request");
+  return { mode, timeoutMs, kind: text.slice(a + 1, b), id: text.slice(b + 1, c), payload: text.slice(c + 1) };
+}

@@ -1,0 +1,150 @@
+/**
+ * API-key call windows that survive a change of owner. Under NatsPlacement the owner of a
+ * mailbox counts calls in memory, as on one node, and writes every call it admitted to
+ * `api_key_calls` within FLUSH_MS (one statement for the calls of all its mailboxes,
+ * fenced by the lease); an owner activating the mailbox rebuilds its windows from there.
+ * A handover (SIGTERM, rebalancing) writes everything of the partition before releasing
+ * it, so the next owner's window is exact; a node killed outright loses at most the calls
+ * of its last FLUSH_MS. Writing each call before answering it was measured at a seventh of
+ * the throughput (a database round trip on every request), which is why it is not done.
+ * The send window needs nothing here: the actor rebuilds it from the stored outbound mail.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { rowsOf } from "../../db/migrate.ts";
+import type { ActorDefinition, CommandMessage } from "../../actors/runtime/index.ts";
+import type { MailboxCommands } from "../../actors/mailbox/commands.ts";
+import type { WriteContext } from "../../actors/mailbox/types.ts";
+import { SlidingWindow, type RateDecision } from "../../actors/mailbox/rate-window.ts";
+import type { Logger } from "../log.ts";
+import { currentLease } from "./fence.ts";
+import type { PartitionLeases } from "./leases.ts";
+
+interface Call {
+  mailboxId: string;
+  keyId: string;
+  at: number;
+  partition: number;
+  epoch: number;
+}
+
+/** How long an admitted call may wait in memory before it is written. */
+export const FLUSH_MS = 50;
+/** Five parameters a call: well under PostgreSQL's 65,535 per statement. */
+const MAX_BATCH = 5000;
+
+export class CallLog {
+  private queue: Call[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly leases: PartitionLeases,
+    private readonly log: Logger,
+  ) {}
+
+  /** Counts an admitted call; it is written within FLUSH_MS. Outside an actor message, nothing. */
+  record(mailboxId: string, keyId: string, at: number): void {
+    const lease = currentLease();
+    if (lease === undefined) return;
+    this.queue.push({ mailboxId, keyId, at, partition: lease.partition, epoch: lease.epoch });
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        void this.flush();
+      }, FLUSH_MS);
+    }
+  }
+
+  /** Writes everything queued (a handover calls this before releasing a partition). */
+  flush(): Promise<void> {
+    // One write at a time, in order: a flush waits for the one before it.
+    const next = this.writing.then(async () => {
+      while (this.queue.length > 0) await this.write(this.queue.splice(0, MAX_BATCH));
+    });
+    this.writing = next.catch(() => {});
+    return next;
+  }
+
+  async load(mailboxId: string, since: number): Promise<{ keyId: string; at: number }[]> {
+    const rows = rowsOf<{ key_id: string; at: number | string }>(
+      await this.db.execute(sql`SELECT key_id, at FROM api_key_calls WHERE mailbox_id = ${mailboxId} AND at > ${since} ORDER BY at`),
+    );
+    return rows.map((r) => ({ keyId: r.key_id, at: Number(r.at) }));
+  }
+
+  /**
+   * One statement: the fence (each partition's row FOR SHARE, still this node's at the
+   * call's epoch) and the insert of the calls that pass it, committed without waiting for
+   * the WAL flush (synchronous_commit off for this transaction only: a node killed after the
+   * statement loses nothing; only a crash of the database server could forget its last
+   * fraction of a second of calls).
+   */
+  private async write(batch: Call[]): Promise<void> {
+    const parts = [...new Set(batch.map((c) => c.partition))].map((p) => sql`${p}`);
+    const values = batch.map((c) => sql`(${c.mailboxId}::uuid, ${c.keyId}::uuid, ${c.at}::float8, ${c.partition}::int, ${c.epoch}::bigint)`);
+    try {
+      const rows = rowsOf<{ n: number | string }>(
+        await this.db.execute(sql`
+          WITH cfg AS (SELECT set_config('synchronous_commit', 'off', true) AS s),
+          held AS (SELECT partition, epoch FROM cluster_partitions WHERE partition IN (${sql.join(parts, sql`, `)}) AND owner = ${this.leases.self} FOR SHARE),
+          calls (mailbox_id, key_id, at, partition, epoch) AS (VALUES ${sql.join(values, sql`, `)}),
+          ins AS (
+            INSERT INTO api_key_calls (mailbox_id, key_id, at)
+            SELECT c.mailbox_id, c.key_id, c.at FROM calls c JOIN held h ON h.partition = c.partition AND h.epoch = c.epoch CROSS JOIN cfg
+            RETURNING 1
+          )
+          SELECT count(*) AS n FROM ins`),
+      );
+      const written = Number(rows[0]?.n ?? 0);
+      if (written < batch.length) this.log.warn({ refused: batch.length - written }, "calls of mailboxes whose lease was lost are not recorded");
+    } catch (err) {
+      // Kept for the next flush: a window must not forget calls because of one failed write.
+      this.queue.unshift(...batch);
+      this.log.warn({ err, calls: batch.length }, "could not record API-key calls; retrying");
+      await Bun.sleep(FLUSH_MS);
+      throw err;
+    }
+  }
+}
+
+/**
+ * The mailbox actor with durable call windows: every admitted call is recorded; activation
+ * rebuilds the windows from the calls still inside them.
+ */
+export type MailboxDefinition = ActorDefinition<WriteContext, CommandMessage<MailboxCommands>, unknown>;
+
+export function durableWindows(def: MailboxDefinition, log: CallLog, rateLimit: { limit: number; windowMs: number }): MailboxDefinition {
+  const note = (id: string, keyId: string, at: number, decision: unknown) => {
+    if ((decision as RateDecision).allowed) log.record(id, keyId, at);
+    return decision;
+  };
+  return {
+    ...def,
+    async activate(id) {
+      const ctx = await def.activate(id);
+      const state = ctx.state;
+      const wallNow = Date.now();
+      const monoNow = performance.now();
+      for (const call of await log.load(id, wallNow - rateLimit.windowMs)) {
+        let window = state.windows.get(call.keyId);
+        if (!window) {
+          window = new SlidingWindow(rateLimit.limit, rateLimit.windowMs);
+          state.windows.set(call.keyId, window);
+        }
+        // The window runs on the monotonic clock: a call's age is what carries over.
+        window.record(monoNow - (wallNow - call.at));
+      }
+      return ctx;
+    },
+    handle(state, msg, ctx) {
+      const reply = def.handle(state, msg, ctx);
+      if (msg.name !== "admit" && msg.name !== "admitRuntime") return reply;
+      const keyId = msg.args[0] as string;
+      const at = Date.now();
+      // `admit` of a plain key answers synchronously (the hot path); a runtime key's awaits.
+      return reply instanceof Promise ? reply.then((d) => note(ctx.id, keyId, at, d)) : note(ctx.id, keyId, at, reply);
+    },
+  };
+}

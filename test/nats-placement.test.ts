@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Subprocess } from "bun";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import "../src/cluster/wire-errors.ts";
+import {
+  ActorSystem,
+  ActorTimeoutError,
+  NatsPlacement,
+  PlacementOutcomeUnknownError,
+  PlacementUnavailableError,
+  type ActorDefinition,
+  type Ownership,
+} from "../actors/runtime/index.ts";
+import { AppError } from "../src/errors.ts";
+import { decodeOutcome, decodeValue, encodeOutcome, encodeValue, type WireValue } from "../actors/mailbox/wire.ts";
+import type { WireCodec } from "../actors/runtime/index.ts";
+
+/** The mailbox wire format's values, outcomes and typed errors, for messages of a test actor. */
+const codec: WireCodec = {
+  encodeCommand: (msg) => JSON.stringify(encodeValue(msg)),
+  decodeCommand: (text) => decodeValue(JSON.parse(text) as WireValue),
+  encodeReply: (outcome) => JSON.stringify(encodeOutcome(outcome)),
+  decodeReply: (text) => decodeOutcome(text),
+};
+
+/**
+ * The placement protocol between nodes over a real nats-server started for this file (port
+ * 4320-4329): forwarding, typed errors and data across the wire, redirects when ownership
+ * moves, silence from a gone owner, and the accept-then-answer of a long command.
+ * Ownership is given by hand here (the lease table is exercised by test/cluster.test.ts).
+ */
+let server: Subprocess | undefined;
+let url = "";
+
+beforeAll(async () => {
+  for (let port = 4320; port <= 4329 && !server; port++) {
+    const proc = Bun.spawn(["/usr/sbin/nats-server", "-a", "127.0.0.1", "-p", String(port)], { stdout: "ignore", stderr: "pipe" });
+    const ready = await Promise.race([
+      (async () => {
+        for (let i = 0; i < 100; i++) {
+          try {
+            const nc = await connect({ servers: `nats://127.0.0.1:${port}`, reconnect: false });
+            await nc.close();
+            return true;
+          } catch {
+            if (proc.exitCode !== null) return false;
+            await Bun.sleep(50);
+          }
+        }
+        return false;
+      })(),
+    ]);
+    if (ready) {
+      server = proc;
+      url = `nats://127.0.0.1:${port}`;
+    } else proc.kill();
+  }
+  if (!server) throw new Error("could not start a nats-server on 4320-4329");
+});
+
+afterAll(() => {
+  server?.kill();
+});
+
+/** Ownership as a table both test nodes read: partition = the id's first character. */
+class Table implements Ownership {
+  constructor(
+    readonly self: string,
+    private readonly owners: Map<string, string>,
+  ) {}
+  refreshes = 0;
+  partitionOf(id: string): number {
+    return id.charCodeAt(0);
+  }
+  held(p: number): number | undefined {
+    return this.owners.get(String.fromCharCode(p)) === this.self ? 1 : undefined;
+  }
+  ownerOf(p: number): string | undefined {
+    return this.owners.get(String.fromCharCode(p));
+  }
+  async refresh(): Promise<void> {
+    this.refreshes++;
+  }
+}
+
+type Msg = { type: "echo"; value: unknown } | { type: "fail"; code: "not_found" | "rate_limit_exceeded" } | { type: "slow"; ms: number } | { type: "dbError" } | { type: "count" };
+
+const counterActor = (node: string): ActorDefinition<{ n: number }, Msg, unknown> => ({
+  kind: "counter",
+  activate: async () => ({ n: 0 }),
+  async handle(state, msg) {
+    switch (msg.type) {
+      case "echo":
+        return { node, value: msg.value };
+      case "fail":
+        throw new AppError(msg.code, `refused by ${node}`, { node }, msg.code === "rate_limit_exceeded" ? { "Retry-After": "7" } : {});
+      case "slow":
+        await Bun.sleep(msg.ms);
+        return { node, slept: msg.ms };
+      case "dbError": {
+        const err = new Error("value too long for type character varying(5)") as Error & { code: string };
+        err.code = "22001";
+        throw new Error("Failed query", { cause: err });
+      }
+      case "count":
+        return ++state.n;
+    }
+  },
+});
+
+interface TestNode {
+  nc: NatsConnection;
+  system: ActorSystem;
+  placement: NatsPlacement;
+  own: Table;
+}
+
+async function node(name: string, owners: Map<string, string>, prefix: string, opts: { askTimeoutMs?: number; ackWaitMs?: number } = {}): Promise<TestNode> {
+  const nc = await connect({ servers: url });
+  const system = new ActorSystem({ idleMs: Infinity, askTimeoutMs: 5000 });
+  system.register(counterActor(name));
+  const own = new Table(name, owners);
+  const placement = new NatsPlacement({ nc, subjectPrefix: `${prefix}.actors`, system, ownership: own, codec, askTimeoutMs: opts.askTimeoutMs ?? 3000, ackWaitMs: opts.ackWaitMs ?? 300, logger: { debug() {}, warn() {}, error() {} } });
+  return { nc, system, placement, own };
+}
+
+const close = async (...nodes: TestNode[]) => {
+  for (const n of nodes) {
+    await n.placement.close();
+    await n.nc.close();
+  }
+};
+
+describe("NatsPlacement over a real nats-server", () => {
+  test("a message for another node's actor runs there; local ones run here", async () => {
+    const owners = new Map([["a", "A"], ["b", "B"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const [a, b] = [await node("A", owners, prefix), await node("B", owners, prefix)];
+    try {
+      expect(await a.placement.ask("counter", "b1", { type: "echo", value: 1 })).toEqual({ node: "B", value: 1 });
+      expect(await a.placement.ask("counter", "a1", { type: "echo", value: 2 })).toEqual({ node: "A", value: 2 });
+      expect(await b.placement.read("counter", "a1", { type: "echo", value: 3 })).toEqual({ node: "A", value: 3 });
+      // One actor per id: counts from both nodes land on the owner's one state.
+      const counts = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).placement.ask<number>("counter", "b2", { type: "count" })));
+      expect(counts.sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(a.system.activeCount("counter")).toBe(1); // a1 only
+    } finally {
+      await close(a, b);
+    }
+  });
+
+  test("dates, bytes and nested data cross the wire as they went in", async () => {
+    const owners = new Map([["b", "B"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const [a, b] = [await node("A", owners, prefix), await node("B", owners, prefix)];
+    try {
+      const value = { at: new Date("2026-01-02T03:04:05.678Z"), bytes: new Uint8Array([0, 1, 255]), buf: Buffer.from("hi"), list: [1, null, "x"], nested: { deep: [{ d: new Date(0) }] }, none: null };
+      const got = (await a.placement.ask<{ value: typeof value }>("counter", "b1", { type: "echo", value })).value;
+      expect(got.at).toBeInstanceOf(Date);
+      expect(got.at.toISOString()).toBe("2026-01-02T03:04:05.678Z");
+      expect(got.bytes).toBeInstanceOf(Uint8Array);
+      expect([...got.bytes]).toEqual([0, 1, 255]);
+      expect(Buffer.isBuffer(got.buf)).toBe(true);
+      expect(got.buf.toString()).toBe("hi");
+      expect(got.nested.deep[0]!.d).toEqual(new Date(0));
+      expect(got.list).toEqual([1, null, "x"]);
+    } finally {
+      await close(a, b);
+    }
+  });
+
+  test("the owner's errors come back as the same typed errors", async () => {
+    const owners = new Map([["b", "B"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const [a, b] = [await node("A", owners, prefix), await node("B", owners, prefix)];
+    try {
+      const err = await a.placement.ask<any>("counter", "b1", { type: "fail", code: "rate_limit_exceeded" }).catch((e): any => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect(err).toMatchObject({ code: "rate_limit_exceeded", status: 429, message: "refused by B", details: { node: "B" }, headers: { "Retry-After": "7" } });
+      const nf = await a.placement.ask<any>("counter", "b1", { type: "fail", code: "not_found" }).catch((e): any => e);
+      expect(nf).toBeInstanceOf(AppError);
+      expect(nf.status).toBe(404);
+      // A database error keeps its SQLSTATE on the cause chain (the job runner reads it).
+      const db = await a.placement.ask<any>("counter", "b1", { type: "dbError" }).catch((e): any => e);
+      expect(db).toBeInstanceOf(Error);
+      expect(db.cause.code).toBe("22001");
+      // The owner's inbox deadline: dropped unrun there, ActorTimeoutError here.
+      const slow = b.placement.ask("counter", "b9", { type: "slow", ms: 600 });
+      const late = await a.placement.ask<any>("counter", "b9", { type: "echo", value: 1 }, { timeoutMs: 200 }).catch((e): any => e);
+      expect(late).toBeInstanceOf(ActorTimeoutError);
+      await slow;
+    } finally {
+      await close(a, b);
+    }
+  });
+
+  test("a node that does not hold the actor redirects; the sender follows the new owner", async () => {
+    const owners = new Map([["c", "B"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const [a, b, c] = [await node("A", owners, prefix), await node("B", new Map([["c", "C"]]), prefix), await node("C", new Map([["c", "C"]]), prefix)];
+    try {
+      // A thinks B owns "c"; B knows it does not and says so; A looks again and finds C.
+      setTimeout(() => owners.set("c", "C"), 100);
+      expect(await a.placement.ask("counter", "c1", { type: "echo", value: "x" })).toEqual({ node: "C", value: "x" });
+      expect(a.own.refreshes).toBeGreaterThan(0);
+    } finally {
+      await close(a, b, c);
+    }
+  });
+
+  test("an owner that is gone: retried until the deadline, then PlacementUnavailableError (nothing ran)", async () => {
+    const owners = new Map([["g", "Gone"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const a = await node("A", owners, prefix, { askTimeoutMs: 800 });
+    try {
+      const err = await a.placement.ask<any>("counter", "g1", { type: "count" }).catch((e): any => e);
+      expect(err).toBeInstanceOf(PlacementUnavailableError);
+      expect(err.retryAfterMs).toBeGreaterThan(0);
+      // When the owner comes back, the same message runs once.
+      owners.set("g", "A");
+      expect(await a.placement.ask("counter", "g1", { type: "count" })).toBe(1);
+    } finally {
+      await close(a);
+    }
+  });
+
+  test("a command longer than the ack wait is accepted, then answered", async () => {
+    const owners = new Map([["s", "B"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const [a, b] = [await node("A", owners, prefix, { ackWaitMs: 200 }), await node("B", owners, prefix)];
+    try {
+      expect(await a.placement.ask("counter", "s1", { type: "slow", ms: 1500 })).toEqual({ node: "B", slept: 1500 });
+    } finally {
+      await close(a, b);
+    }
+  });
+
+  test("an owner that accepted, then vanished and lost the lease: outcome unknown, never a hang", async () => {
+    const owners = new Map([["s", "B"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const [a, b] = [await node("A", owners, prefix, { ackWaitMs: 200 }), await node("B", owners, prefix)];
+    try {
+      const pending = a.placement.ask<any>("counter", "s1", { type: "slow", ms: 10_000 }).catch((e): any => e);
+      await Bun.sleep(500); // accepted by B
+      await b.nc.close(); // B is cut off before answering
+      owners.set("s", "A");
+      const err = await pending;
+      expect(err).toBeInstanceOf(PlacementOutcomeUnknownError);
+    } finally {
+      await a.placement.close();
+      await a.nc.close();
+      await b.system.shutdown({ drainTimeoutMs: 0 });
+    }
+  });
+});
