@@ -45,6 +45,7 @@ import { senderProfileRoutes } from "./sender-profiles/index.ts";
 import { statsRoutes } from "./stats/index.ts";
 import { metricsRoutes, requestMetrics } from "./metrics.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { meRoutes } from "./me/index.ts";
 
 export interface HttpDeps {
   db: Db;
@@ -88,6 +89,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(openapiRoutes(() => app, { version: deps.version }))
     .use(accountRoutes(deps.accounts, pipeline.mutation))
     .use(mailboxRoutes(deps.mailboxes, pipeline.mutation))
+    .use(meRoutes(deps.mailboxes, deps.db))
     .use(apiKeyRoutes(deps.mailboxes, deps.db, pipeline.mutation))
     .use(policyRoutes(deps.mailboxes, pipeline.mutation))
     .use(draftRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))

@@ -36,6 +36,8 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
   "GET /v1/accounts/:accountId/mailboxes": ADMIN,
   "POST /v1/accounts/:accountId/mailboxes": ADMIN,
 
+  // Who the token is: any mailbox key (its own mailbox) or the admin token.
+  "GET /v1/me": ANY_KEY,
   "GET /v1/mailboxes/:mailboxId": mailboxParam("mailboxId"),
   "POST /v1/mailboxes/:mailboxId/disable": mailboxParam("mailboxId"),
   "POST /v1/mailboxes/:mailboxId/enable": mailboxParam("mailboxId"),

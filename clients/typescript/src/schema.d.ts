@@ -1,0 +1,7456 @@
+/**
+ * Generated from Mailroom's OpenAPI document (GET /openapi.json) by
+ * clients/typescript/scripts/generate.ts. Do not edit: run the script.
+ */
+
+export interface paths {
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics of this node
+         * @description Text exposition format 0.0.4: HTTP requests by route template and status with latency histograms, SMTP sessions and messages, actors in memory and their queue depth, outbox rows pending and the lag of the oldest due one, deliveries pending, JetStream consumer backlog, uptime and memory. Admin token only.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Health check
+         * @description 200 when the database answers; 503 otherwise or while the node drains.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an account */
+        get: operations["getV1AccountsByAccountId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/mailboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the mailboxes of an account
+         * @description Oldest first; the primary mailbox comes first.
+         */
+        get: operations["getV1AccountsByAccountIdMailboxes"];
+        put?: never;
+        /**
+         * Create an agent mailbox
+         * @description The mailbox gets the default action `send_message`.
+         */
+        post: operations["postV1AccountsByAccountIdMailboxes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create an account and its primary mailbox */
+        post: operations["postV1Accounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a mailbox */
+        get: operations["getV1MailboxesByMailboxId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a mailbox
+         * @description A disabled mailbox refuses sends and inbound mail; reads keep working. Repeating it is harmless.
+         */
+        post: operations["postV1MailboxesByMailboxIdDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a mailbox
+         * @description Sets the status back to `active`.
+         */
+        post: operations["postV1MailboxesByMailboxIdEnable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who this token is
+         * @description For a mailbox API key: the key, its mailbox, the mailbox's agent-runtime binding (tier and mode only; null without one) and the number of its latest event (`since` for a stream of what comes next). For the admin token, `principal: admin` and nulls.
+         */
+        get: operations["getV1Me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a mailbox's API keys
+         * @description Never includes secrets.
+         */
+        get: operations["getV1MailboxesByMailboxIdApi-keys"];
+        put?: never;
+        /** Issue an API key for a mailbox */
+        post: operations["postV1MailboxesByMailboxIdApi-keys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/api-keys/{keyId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key
+         * @description Takes effect at once on every node. Revoking a revoked key returns it unchanged.
+         */
+        post: operations["postV1MailboxesByMailboxIdApi-keysByKeyIdRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the mailbox policy */
+        get: operations["getV1MailboxesByMailboxIdPolicy"];
+        /**
+         * Change the mailbox policy
+         * @description Fields left out keep their value; an empty body changes nothing.
+         */
+        put: operations["putV1MailboxesByMailboxIdPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List drafts
+         * @description Most recently changed first.
+         */
+        get: operations["getV1MailboxesByMailboxIdDrafts"];
+        put?: never;
+        /**
+         * Create a draft
+         * @description Every field is optional; addresses are checked as for sending.
+         */
+        post: operations["postV1MailboxesByMailboxIdDrafts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/drafts/{draftId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a draft */
+        get: operations["getV1DraftsByDraftId"];
+        /**
+         * Update a draft
+         * @description Replaces the fields given and keeps the others; null clears subject or a body.
+         */
+        put: operations["putV1DraftsByDraftId"];
+        post?: never;
+        /**
+         * Delete a draft
+         * @description Returns the deleted draft.
+         */
+        delete: operations["deleteV1DraftsByDraftId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List labels
+         * @description By name.
+         */
+        get: operations["getV1MailboxesByMailboxIdLabels"];
+        put?: never;
+        /**
+         * Create a label
+         * @description Names are unique per mailbox regardless of case (409 label_exists).
+         */
+        post: operations["postV1MailboxesByMailboxIdLabels"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/labels/{labelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a label
+         * @description Returns the deleted label.
+         */
+        delete: operations["deleteV1LabelsByLabelId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List suppressed addresses
+         * @description Newest first.
+         */
+        get: operations["getV1AccountsByAccountIdSuppressions"];
+        put?: never;
+        /**
+         * Suppress an address
+         * @description Sends from any mailbox of the account to this address are refused with 409 address_suppressed. The address is stored lowercase; adding one already listed returns it with 200.
+         */
+        post: operations["postV1AccountsByAccountIdSuppressions"];
+        /**
+         * Remove a suppressed address
+         * @description Returns the removed entry; 404 when the address is not listed.
+         */
+        delete: operations["deleteV1AccountsByAccountIdSuppressions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/sender-profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sender profiles
+         * @description Most recently seen first. `address` is a case-insensitive substring; `disposition` filters.
+         */
+        get: operations["getV1AccountsByAccountIdSender-profiles"];
+        put?: never;
+        /**
+         * Create a sender profile
+         * @description Profiles are also made by inbound mail. Creating one for an address that already has a profile sets the given fields on it and answers 200 with it; a new one is 201.
+         */
+        post: operations["postV1AccountsByAccountIdSender-profiles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sender-profiles/{profileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a sender profile */
+        get: operations["getV1Sender-profilesByProfileId"];
+        /**
+         * Change a sender profile
+         * @description Sets the fields given (disposition, notes, display_name); the others keep their value. A new disposition applies to mail processed from then on.
+         */
+        put: operations["putV1Sender-profilesByProfileId"];
+        post?: never;
+        /**
+         * Delete a sender profile
+         * @description Forgets the disposition and notes; the next mail from the address starts a new, neutral profile.
+         */
+        delete: operations["deleteV1Sender-profilesByProfileId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a sender profile
+         * @description Sets the fields given (disposition, notes, display_name); the others keep their value. A new disposition applies to mail processed from then on.
+         */
+        patch: operations["patchV1Sender-profilesByProfileId"];
+        trace?: never;
+    };
+    "/v1/inbound/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an inbound email over HTTP
+         * @description Body: the raw RFC 5322 message, Content-Type message/rfc822, kept byte for byte. `to` (repeatable) gives the envelope recipients; without it the To and Cc addresses of this service's domain are used. Every recipient must be deliverable or nothing is stored. Answers once the message is durable; parsing and assessment follow (message.processed).
+         */
+        post: operations["postV1InboundEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an email
+         * @description Checks, in order: validation (400), suppression list (409 address_suppressed), mailbox disabled (403 mailbox_disabled), policy allow_outbound (403 outbound_disabled), the mailbox's sends per sliding hour (429). The first delivery attempt runs before the answer: status is `sent`, or `queued` while a relay failure is retried, or `failed`; GET …/delivery has the history. Called with an agent runtime's key, the binding's policy mode decides: auto-send sends; draft-first answers 202 with a draft to approve (a reply's draft threads as a reply when sent); observe answers 202 and only logs. Each is in the routing log.
+         */
+        post: operations["postV1MailboxesByMailboxIdSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{messageId}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to a message
+         * @description Goes to the message's Reply-To or sender (inbound) or its recipients (outbound), in its thread, with In-Reply-To and References. 400 reply_not_supported for a message with no one to answer or an agent protocol message. Checks, in order: validation (400), suppression list (409 address_suppressed), mailbox disabled (403 mailbox_disabled), policy allow_outbound (403 outbound_disabled), the mailbox's sends per sliding hour (429). The first delivery attempt runs before the answer: status is `sent`, or `queued` while a relay failure is retried, or `failed`; GET …/delivery has the history.
+         */
+        post: operations["postV1MessagesByMessageIdReply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/drafts/{draftId}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a draft
+         * @description The same checks as send; the draft is deleted in the transaction that queues the message. Checks, in order: validation (400), suppression list (409 address_suppressed), mailbox disabled (403 mailbox_disabled), policy allow_outbound (403 outbound_disabled), the mailbox's sends per sliding hour (429). The first delivery attempt runs before the answer: status is `sent`, or `queued` while a relay failure is retried, or `failed`; GET …/delivery has the history.
+         */
+        post: operations["postV1DraftsByDraftIdSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List messages
+         * @description Newest first. Filters combine with AND: `query` (words of the subject, each matched as a word prefix, case-insensitive, through the full-text index; text with no letters or digits matches as a substring), `status`, `direction`, `transport`, `triage_label`, `risk_level`, `label` (a label id; an id that is not one of this mailbox's labels matches nothing) and `thread_id`. A value outside a filter's set is 400.
+         */
+        get: operations["getV1MailboxesByMailboxIdMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a message
+         * @description Every field; attachments in the order of the message. Parsed fields are filled once the message is `processed`.
+         */
+        get: operations["getV1MessagesByMessageId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{messageId}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the original message
+         * @description The message file byte for byte as received (inbound) or as handed to the relay (outbound). For an agent protocol message, the JSON it was sent as (application/json).
+         */
+        get: operations["getV1MessagesByMessageIdRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{messageId}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an attachment
+         * @description The attachment's bytes with its original Content-Type (application/octet-stream when the stored type is not a plain type/subtype), always as a download (Content-Disposition: attachment, X-Content-Type-Options: nosniff). 404 when the attachment is not one of this message's.
+         */
+        get: operations["getV1MessagesByMessageIdAttachmentsByAttachmentId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{messageId}/delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery history of a message
+         * @description Oldest first: queued, then retrying…, then sent or failed. Empty for inbound messages.
+         */
+        get: operations["getV1MessagesByMessageIdDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{messageId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a message
+         * @description Sets status `archived` and `archived_at`. Idempotent: archiving an archived message changes nothing.
+         */
+        post: operations["postV1MessagesByMessageIdArchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{messageId}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a message reviewed
+         * @description Review marks a message as seen and handled by a human or an agent: status `reviewed` and `reviewed_at`. The later of archive and review sets the status. Idempotent.
+         */
+        post: operations["postV1MessagesByMessageIdReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{messageId}/labels/{labelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a label to a message
+         * @description The label must be one of the message's mailbox's labels (404 otherwise). Applying it again changes nothing. Answers the labels now applied.
+         */
+        post: operations["postV1MessagesByMessageIdLabelsByLabelId"];
+        /**
+         * Remove a label from a message
+         * @description Removing a label the message does not carry is not an error (200). The label must be one of the mailbox's labels (404 otherwise). Answers the labels now applied.
+         */
+        delete: operations["deleteV1MessagesByMessageIdLabelsByLabelId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List threads
+         * @description Most recent message first. Filters combine with AND: `query` (words of the subject, each matched as a word prefix, case-insensitive, through the full-text index; text with no letters or digits matches as a substring), `status` (open or archived), `label` (a label id; an id that is not one of this mailbox's labels matches nothing).
+         */
+        get: operations["getV1MailboxesByMailboxIdThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/threads/{threadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a thread */
+        get: operations["getV1ThreadsByThreadId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/threads/{threadId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a thread's messages
+         * @description Oldest first, paginated like the message list.
+         */
+        get: operations["getV1ThreadsByThreadIdMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/threads/{threadId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a thread
+         * @description Sets the thread's status to `archived`; its messages keep theirs. A new inbound message in the thread reopens it. Idempotent.
+         */
+        post: operations["postV1ThreadsByThreadIdArchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/threads/{threadId}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a thread
+         * @description Sets the thread's status to `open`. Idempotent.
+         */
+        post: operations["postV1ThreadsByThreadIdReopen"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/threads/{threadId}/labels/{labelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a label to a thread
+         * @description The label must be one of the thread's mailbox's labels (404 otherwise). Applying it again changes nothing. Answers the labels now applied.
+         */
+        post: operations["postV1ThreadsByThreadIdLabelsByLabelId"];
+        /**
+         * Remove a label from a thread
+         * @description Removing a label the thread does not carry is not an error (200). The label must be one of the mailbox's labels (404 otherwise). Answers the labels now applied.
+         */
+        delete: operations["deleteV1ThreadsByThreadIdLabelsByLabelId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search the mailbox
+         * @description Full-text search over subject, bodies, addresses and attachment names (PostgreSQL tsvector, GIN index, websearch_to_tsquery). Most relevant first, freshness breaking near ties. Syntax: free words and "quoted phrases" (all must match), `OR` between words, `-` before a word, phrase or operator to exclude it. Operators: `from:` sender address or name contains the text: from:alice@example.com, from:"Jane Doe"; `to:` a recipient address or name contains the text: to:ops@example.com, to:"Ops Team"; `subject:` subject contains the text: subject:invoice, subject:"quarterly report"; `label:` carries the label (by name): label:urgent, label:"follow up"; `has:` has:attachment: the message has at least one attachment; `is:` is:inbound, is:outbound, is:archived, is:reviewed, is:unreviewed or is:processed; `risk:` assessed risk level: risk:low, risk:medium or risk:high; `triage:` triage label: triage:action_required, reply_needed, fyi, newsletter, notification or spam; `before:` received before the start of that UTC day (YYYY-MM-DD or YYYY/MM/DD), or before an ISO timestamp with a zone; `after:` received after that UTC day (YYYY-MM-DD or YYYY/MM/DD), or at or after an ISO timestamp with a zone. A syntax error is 400 validation_error with `details.position` (0-based).
+         */
+        post: operations["postV1MailboxesByMailboxIdSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{messageId}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the message summary
+         * @description The cached message summary. When what it was made from has changed since (new messages, new text, new mail from the sender), it is made anew first. 404 until one was generated with POST.
+         */
+        get: operations["getV1MessagesByMessageIdSummary"];
+        put?: never;
+        /**
+         * Generate the message summary
+         * @description Makes the message summary with the configured engine (the OpenAI-compatible one when LLM_BASE_URL is set, falling back to the local one on a timeout or a bad answer; else the local one), stores and returns it. A cached result that is still fresh and came from the configured engine is returned as is unless `force` is true.
+         */
+        post: operations["postV1MessagesByMessageIdSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/{messageId}/extractions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the message extractions
+         * @description The cached message extractions. When what it was made from has changed since (new messages, new text, new mail from the sender), it is made anew first. 404 until one was generated with POST.
+         */
+        get: operations["getV1MessagesByMessageIdExtractions"];
+        put?: never;
+        /**
+         * Generate the message extractions
+         * @description Makes the message extractions with the configured engine (the OpenAI-compatible one when LLM_BASE_URL is set, falling back to the local one on a timeout or a bad answer; else the local one), stores and returns it. A cached result that is still fresh and came from the configured engine is returned as is unless `force` is true.
+         */
+        post: operations["postV1MessagesByMessageIdExtractions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/threads/{threadId}/digest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the thread digest
+         * @description The cached thread digest. When what it was made from has changed since (new messages, new text, new mail from the sender), it is made anew first. 404 until one was generated with POST.
+         */
+        get: operations["getV1ThreadsByThreadIdDigest"];
+        put?: never;
+        /**
+         * Generate the thread digest
+         * @description Makes the thread digest with the configured engine (the OpenAI-compatible one when LLM_BASE_URL is set, falling back to the local one on a timeout or a bad answer; else the local one), stores and returns it. A cached result that is still fresh and came from the configured engine is returned as is unless `force` is true.
+         */
+        post: operations["postV1ThreadsByThreadIdDigest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sender-profiles/{profileId}/intelligence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the sender intelligence
+         * @description The cached sender intelligence. When what it was made from has changed since (new messages, new text, new mail from the sender), it is made anew first. 404 until one was generated with POST.
+         */
+        get: operations["getV1Sender-profilesByProfileIdIntelligence"];
+        put?: never;
+        /**
+         * Generate the sender intelligence
+         * @description Makes the sender intelligence with the configured engine (the OpenAI-compatible one when LLM_BASE_URL is set, falling back to the local one on a timeout or a bad answer; else the local one), stores and returns it. A cached result that is still fresh and came from the configured engine is returned as is unless `force` is true.
+         */
+        post: operations["postV1Sender-profilesByProfileIdIntelligence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mailbox counts
+         * @description Messages by direction, status, transport, triage label and risk level; unreviewed, unprocessed and processing-failed inbound mail; threads open and archived; drafts.
+         */
+        get: operations["getV1MailboxesByMailboxIdStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mailbox time series
+         * @description Hourly buckets (UTC hours, the current one last and still filling) for the last 24 hours and 7 days: inbound and outbound messages, sends refused by policy (`refused_policy`), suppression (`refused_suppression`) and the rate window (`refused_rate`), webhook deliveries that succeeded and that were given up, and the median processing time of inbound mail. Empty hours are zeros.
+         */
+        get: operations["getV1MailboxesByMailboxIdMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a mailbox's webhook endpoints
+         * @description Oldest first. Never includes secrets.
+         */
+        get: operations["getV1MailboxesByMailboxIdWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description The signing secret is returned only in this response. Takes Idempotency-Key.
+         */
+        post: operations["postV1MailboxesByMailboxIdWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook endpoint */
+        get: operations["getV1WebhooksByEndpointId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description With its deliveries and their history.
+         */
+        delete: operations["deleteV1WebhooksByEndpointId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description url, events, enabled; fields left out keep their value. A disabled endpoint gets no new deliveries, and its pending ones fail.
+         */
+        patch: operations["patchV1WebhooksByEndpointId"];
+        trace?: never;
+    };
+    "/v1/webhooks/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Delivery history
+         * @description Every attempt, newest first (limit 1-100, default 50).
+         */
+        get: operations["getV1WebhooksByEndpointIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description The old secret stops signing at once, retries included.
+         */
+        post: operations["postV1WebhooksByEndpointIdRotate-secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{endpointId}/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a delivery
+         * @description Sends it again now as a new attempt, records it and returns it. A success completes the delivery.
+         */
+        post: operations["postV1WebhooksByEndpointIdDeliveriesByDeliveryIdReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{endpointId}/replay-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay every failed delivery
+         * @description Optionally only those created at or after `since`. They go out again with the full retry schedule.
+         */
+        post: operations["postV1WebhooksByEndpointIdReplay-failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the mailbox's events (SSE)
+         * @description A Server-Sent Events stream (`text/event-stream`) of the mailbox's events (`message.received`, `message.processed`, `message.sent`, …), for agents that keep a connection open instead of receiving webhooks.
+         *
+         *     Events are numbered 1, 2, 3… per mailbox in commit order; the number is the SSE `id`. The stream first replays the stored events after the resume point (`Last-Event-ID` header, else `since`, else 0), in order, then stays open and sends new events as they commit. Each message is `id: <n>`, `event: <name>` and one `data:` line holding `{"id":n,"event":name,"created_at":ISO,"payload":{…}}` (the payload is the webhook payload of that event).
+         *
+         *     The stream starts with `retry: 2000`, and sends a `: keep-alive` comment after 15 s without a message. Events are kept at least 7 days; when the resume point is older than what is stored, an `event: gap` message with `data: {"from":a,"to":b}` names the events that can no longer be sent, before the next event. A resume point past the mailbox's latest event is 400. While the service shuts down the stream ends (reconnect with `Last-Event-ID`), and new streams get 503.
+         */
+        get: operations["getV1MailboxesByMailboxIdEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List actions
+         * @description By name, disabled ones included.
+         */
+        get: operations["getV1MailboxesByMailboxIdActions"];
+        put?: never;
+        /**
+         * Create an action
+         * @description Names are unique per mailbox (409 action_exists). Both schemas are checked as JSON Schema draft 2020-12 when written (400 validation_error with the reason); remote $refs are never fetched. Protocol messages naming the action are validated against `parameter_schema`, responses against `response_schema`.
+         */
+        post: operations["postV1MailboxesByMailboxIdActions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/actions/{actionName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an action */
+        get: operations["getV1MailboxesByMailboxIdActionsByActionName"];
+        /**
+         * Change an action
+         * @description Fields left out keep their value; `enabled: false` disables it (protocol messages naming it get 400 unknown_action). Both schemas are checked as JSON Schema draft 2020-12 when written (400 validation_error with the reason); remote $refs are never fetched. Protocol messages naming the action are validated against `parameter_schema`, responses against `response_schema`.
+         */
+        put: operations["putV1MailboxesByMailboxIdActionsByActionName"];
+        post?: never;
+        /**
+         * Delete an action
+         * @description Returns the deleted action.
+         */
+        delete: operations["deleteV1MailboxesByMailboxIdActionsByActionName"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/autopilot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the autopilot policy
+         * @description Until set: observe, no rules.
+         */
+        get: operations["getV1MailboxesByMailboxIdAutopilot"];
+        /**
+         * Set the autopilot policy
+         * @description Fields left out keep their value; `rules` replaces the whole list. Rules come back with their defaults filled in (ids, names).
+         */
+        put: operations["putV1MailboxesByMailboxIdAutopilot"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/autopilot/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Autopilot decisions
+         * @description Newest first: for each processed inbound message while the mailbox had rules, which rules matched and what became of each action.
+         */
+        get: operations["getV1MailboxesByMailboxIdAutopilotDecisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/agent-runtime-binding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the agent-runtime binding
+         * @description 404 when the mailbox has none.
+         */
+        get: operations["getV1MailboxesByMailboxIdAgent-runtime-binding"];
+        put?: never;
+        /**
+         * Create or update the agent-runtime binding
+         * @description Creating needs agentId and runtimeBaseUrl; the others default (permissionTier draft, policyMode draft-first, personaLabel default, enabled true) and the answer is 201 with the runtime's key and signing secret, shown once. Updating changes the fields given (200).
+         */
+        post: operations["postV1MailboxesByMailboxIdAgent-runtime-binding"];
+        /**
+         * Remove the agent-runtime binding
+         * @description Revokes the runtime's key at once; returns the removed binding.
+         */
+        delete: operations["deleteV1MailboxesByMailboxIdAgent-runtime-binding"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/agent-runtime-bindings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List all agent-runtime bindings
+         * @description Newest first.
+         */
+        get: operations["getV1AdminAgent-runtime-bindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/agent-runtime-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The routing log
+         * @description Newest first (default 50): each message routed or skipped, each delivery attempt's outcome, and each runtime request its policy mode held back.
+         */
+        get: operations["getV1AdminAgent-runtime-events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailboxId}/callback-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The mailbox's callback signing secret
+         * @description Responses to this mailbox's protocol messages arrive at its callback URLs signed with this secret. Returns it (made now if it did not exist); `rotate: true` replaces it.
+         */
+        post: operations["postV1MailboxesByMailboxIdCallback-secret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/agent.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Discovery document (agent.json)
+         * @description Served at the mailbox's protocol_host: the mailbox, its enabled actions with their schemas, the endpoints and how to authenticate.
+         */
+        get: operations["get.well-knownAgent.json"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/agent-card.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A2A agent card
+         * @description The same agent as an A2A Agent Card (v1 fields, with the 0.3 ones for older readers).
+         */
+        get: operations["get.well-knownAgent-card.json"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.agent/inbox/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Status of a protocol message
+         * @description For the sender and the recipient mailbox only; anyone else gets 404.
+         */
+        get: operations["get.agentInboxByMessageId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.agent/inbox/{messageId}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Responses to a protocol message
+         * @description Oldest first; sender and recipient only.
+         */
+        get: operations["get.agentInboxByMessageIdResponses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.agent/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a protocol message
+         * @description Authenticated with an API key of the sending mailbox. Checks, in order: the body's shape and a non-blank subject (400 validation_error); the callback URL (400); the recipient takes messages (403 mailbox_disabled); the action exists and is enabled (400 unknown_action); parameters match its schema (400 schema_validation_failed, the validator's errors in details.errors); a message without an action needs a body and no parameters (400).
+         */
+        post: operations["post.agentInbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.agent/inbox/{messageId}/respond": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Respond to a protocol message
+         * @description Recipient mailbox only (the sender gets 403, others 404). A body or structured_data is required; structured_data must match the action's response schema (400 schema_validation_failed). With the sender's callback URL the response is POSTed there (delivery_mode callback, signed with x-service-callback-signature); otherwise it waits to be polled (poll). Fires protocol.response.created. An agent runtime in observe mode gets 202 and nothing is sent.
+         */
+        post: operations["post.agentInboxByMessageIdRespond"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Error: {
+            error: {
+                /** @description stable machine-readable code */
+                code: string;
+                message: string;
+                details: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+    };
+    responses: {
+        /** @description The request is invalid (`validation_error`, `invalid_json`) */
+        Error400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No usable credentials (`missing_authorization`, `invalid_authorization`, `invalid_token`) */
+        Error401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The credentials are not allowed here (`forbidden`) */
+        Error403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The resource does not exist (`not_found`) */
+        Error404: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Conflict (`slug_taken`, `label_exists`, `idempotency_key_reused`, `idempotency_key_in_use`, `webhook_endpoint_limit`) */
+        Error409: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is too large (`payload_too_large`) */
+        Error413: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not of a media type the operation takes (`unsupported_media_type`) */
+        Error415: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The API key's call window is used up (`rate_limit_exceeded`); see Retry-After */
+        Error429: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Unexpected server fault (`internal_error`) */
+        Error500: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The mailbox is busy or the node is stopping (`service_unavailable`): nothing was applied; retry after Retry-After */
+        Error503: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok" | "unavailable";
+                        node_id: string;
+                        mode: {
+                            /** @enum {string} */
+                            database: "postgres" | "pglite";
+                            /** @enum {string} */
+                            jobs: "nats" | "in-process";
+                        };
+                        checks: {
+                            /** @enum {string} */
+                            database: "ok" | "failed";
+                        };
+                        uptime_seconds: number;
+                    };
+                };
+            };
+            500: components["responses"]["Error500"];
+            /** @description Response for status 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok" | "unavailable";
+                        node_id: string;
+                        mode: {
+                            /** @enum {string} */
+                            database: "postgres" | "pglite";
+                            /** @enum {string} */
+                            jobs: "nats" | "in-process";
+                        };
+                        checks: {
+                            /** @enum {string} */
+                            database: "ok" | "failed";
+                        };
+                        uptime_seconds: number;
+                    };
+                };
+            };
+        };
+    };
+    getV1AccountsByAccountId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                            display_name: string;
+                            /**
+                             * @description accounts are `active`; other states are reserved for later use
+                             * @constant
+                             */
+                            status: "active";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1AccountsByAccountIdMailboxes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                            display_name: string;
+                            /**
+                             * @description accounts are `active`; other states are reserved for later use
+                             * @constant
+                             */
+                            status: "active";
+                        };
+                        mailboxes: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                            /** @enum {string} */
+                            kind: "primary" | "agent";
+                            /** Format: email */
+                            email_address: string;
+                            protocol_host: string;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1AccountsByAccountIdMailboxes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description lowercase letters, digits and hyphens; not `main` or `primary` */
+                    slug: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mailbox: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                            /** @enum {string} */
+                            kind: "primary" | "agent";
+                            /** Format: email */
+                            email_address: string;
+                            protocol_host: string;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1Accounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description lowercase letters, digits and hyphens */
+                    slug: string;
+                    displayName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                            display_name: string;
+                            /**
+                             * @description accounts are `active`; other states are reserved for later use
+                             * @constant
+                             */
+                            status: "active";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        };
+                        primary_mailbox: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                            /** @enum {string} */
+                            kind: "primary" | "agent";
+                            /** Format: email */
+                            email_address: string;
+                            protocol_host: string;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mailbox: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: email */
+                            email_address: string;
+                            protocol_host: string;
+                            /** @enum {string} */
+                            kind: "primary" | "agent";
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MailboxesByMailboxIdDisable: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mailbox: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MailboxesByMailboxIdEnable: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mailbox: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1Me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        principal: "admin" | "key";
+                        key: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            scope: "mailbox" | "runtime";
+                        } | null;
+                        mailbox: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: email */
+                            email_address: string;
+                            protocol_host: string;
+                            /** @enum {string} */
+                            kind: "primary" | "agent";
+                            /** @enum {string} */
+                            status: "active" | "disabled";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        } | null;
+                        latest_event_id: (string | number) | null;
+                        /** @description the mailbox's agent-runtime binding, when it has one */
+                        binding: {
+                            agent_id: string;
+                            /** @enum {string} */
+                            permission_tier: "read-only" | "draft" | "send" | "admin-lite" | "admin";
+                            /** @enum {string} */
+                            policy_mode: "draft-first" | "auto-send" | "observe";
+                            persona_label: string;
+                            enabled: boolean;
+                        } | null;
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "getV1MailboxesByMailboxIdApi-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @constant */
+                            scope: "mailbox";
+                            /** @enum {string} */
+                            status: "active" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            revoked_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "postV1MailboxesByMailboxIdApi-keys": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description must be `mailbox`: a key is valid for exactly one mailbox
+                     * @constant
+                     */
+                    scope: "mailbox";
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        api_key: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @constant */
+                            scope: "mailbox";
+                            /** @enum {string} */
+                            status: "active" | "revoked";
+                        };
+                        /** @description svc_{keyId}.{secret}; shown only this once */
+                        token: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "postV1MailboxesByMailboxIdApi-keysByKeyIdRevoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        api_key: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @constant */
+                            scope: "mailbox";
+                            /** @enum {string} */
+                            status: "active" | "revoked";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxIdPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        policy: {
+                            /** @description when false, send and reply are refused with 403 outbound_disabled */
+                            allow_outbound: boolean;
+                            /** @description when false, agent protocol auto-replies are not sent */
+                            allow_auto_reply: boolean;
+                            /** @description sends allowed per sliding hour (the spec's limits table describes it per hour) */
+                            max_outbound_per_day: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    putV1MailboxesByMailboxIdPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    allow_outbound?: boolean;
+                    allow_auto_reply?: boolean;
+                    max_outbound_per_day?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        policy: {
+                            /** @description when false, send and reply are refused with 403 outbound_disabled */
+                            allow_outbound: boolean;
+                            /** @description when false, agent protocol auto-replies are not sent */
+                            allow_auto_reply: boolean;
+                            /** @description sends allowed per sliding hour (the spec's limits table describes it per hour) */
+                            max_outbound_per_day: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxIdDrafts: {
+        parameters: {
+            query?: {
+                page?: string | number;
+                limit?: string | number;
+            };
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            to: string[];
+                            cc: string[];
+                            bcc: string[];
+                            subject: string | null;
+                            text_body: string | null;
+                            html_body: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        }[];
+                        page: string | number;
+                        limit: string | number;
+                        total: string | number;
+                        total_pages: string | number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MailboxesByMailboxIdDrafts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    to?: string[];
+                    cc?: string[];
+                    bcc?: string[];
+                    subject?: string | null;
+                    textBody?: string | null;
+                    htmlBody?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: {
+                            /** Format: uuid */
+                            id: string;
+                            to: string[];
+                            cc: string[];
+                            bcc: string[];
+                            subject: string | null;
+                            text_body: string | null;
+                            html_body: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1DraftsByDraftId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: {
+                            /** Format: uuid */
+                            id: string;
+                            to: string[];
+                            cc: string[];
+                            bcc: string[];
+                            subject: string | null;
+                            text_body: string | null;
+                            html_body: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    putV1DraftsByDraftId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    to?: string[];
+                    cc?: string[];
+                    bcc?: string[];
+                    subject?: string | null;
+                    textBody?: string | null;
+                    htmlBody?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: {
+                            /** Format: uuid */
+                            id: string;
+                            to: string[];
+                            cc: string[];
+                            bcc: string[];
+                            subject: string | null;
+                            text_body: string | null;
+                            html_body: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteV1DraftsByDraftId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        draft: {
+                            /** Format: uuid */
+                            id: string;
+                            to: string[];
+                            cc: string[];
+                            bcc: string[];
+                            subject: string | null;
+                            text_body: string | null;
+                            html_body: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxIdLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            color: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MailboxesByMailboxIdLabels: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 64 characters once trimmed */
+                    name: string;
+                    /** @description #rgb or #rrggbb */
+                    color?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        label: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            color: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteV1LabelsByLabelId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                labelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        label: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            color: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1AccountsByAccountIdSuppressions: {
+        parameters: {
+            query?: {
+                page?: string | number;
+                limit?: string | number;
+            };
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description lowercase */
+                            address: string;
+                            reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        }[];
+                        page: string | number;
+                        limit: string | number;
+                        total: string | number;
+                        total_pages: string | number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1AccountsByAccountIdSuppressions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    address: string;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suppression: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description lowercase */
+                            address: string;
+                            reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suppression: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description lowercase */
+                            address: string;
+                            reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteV1AccountsByAccountIdSuppressions: {
+        parameters: {
+            query: {
+                address: string;
+            };
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        suppression: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description lowercase */
+                            address: string;
+                            reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "getV1AccountsByAccountIdSender-profiles": {
+        parameters: {
+            query?: {
+                page?: string | number;
+                limit?: string | number;
+                address?: string;
+                disposition?: "neutral" | "trusted" | "blocked";
+            };
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            account_id: string;
+                            /** @description lowercase */
+                            address: string;
+                            display_name: string | null;
+                            /** @enum {string} */
+                            disposition: "neutral" | "trusted" | "blocked";
+                            notes: string;
+                            /** @description inbound messages seen from the address, over the account's mailboxes */
+                            message_count: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            first_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            last_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        }[];
+                        page: string | number;
+                        limit: string | number;
+                        total: string | number;
+                        total_pages: string | number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "postV1AccountsByAccountIdSender-profiles": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    address: string;
+                    /** @enum {string} */
+                    disposition?: "neutral" | "trusted" | "blocked";
+                    notes?: string;
+                    display_name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sender_profile: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            account_id: string;
+                            /** @description lowercase */
+                            address: string;
+                            display_name: string | null;
+                            /** @enum {string} */
+                            disposition: "neutral" | "trusted" | "blocked";
+                            notes: string;
+                            /** @description inbound messages seen from the address, over the account's mailboxes */
+                            message_count: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            first_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            last_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sender_profile: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            account_id: string;
+                            /** @description lowercase */
+                            address: string;
+                            display_name: string | null;
+                            /** @enum {string} */
+                            disposition: "neutral" | "trusted" | "blocked";
+                            notes: string;
+                            /** @description inbound messages seen from the address, over the account's mailboxes */
+                            message_count: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            first_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            last_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "getV1Sender-profilesByProfileId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sender_profile: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            account_id: string;
+                            /** @description lowercase */
+                            address: string;
+                            display_name: string | null;
+                            /** @enum {string} */
+                            disposition: "neutral" | "trusted" | "blocked";
+                            notes: string;
+                            /** @description inbound messages seen from the address, over the account's mailboxes */
+                            message_count: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            first_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            last_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "putV1Sender-profilesByProfileId": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    disposition?: "neutral" | "trusted" | "blocked";
+                    notes?: string;
+                    display_name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sender_profile: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            account_id: string;
+                            /** @description lowercase */
+                            address: string;
+                            display_name: string | null;
+                            /** @enum {string} */
+                            disposition: "neutral" | "trusted" | "blocked";
+                            notes: string;
+                            /** @description inbound messages seen from the address, over the account's mailboxes */
+                            message_count: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            first_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            last_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "deleteV1Sender-profilesByProfileId": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sender_profile: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            account_id: string;
+                            /** @description lowercase */
+                            address: string;
+                            display_name: string | null;
+                            /** @enum {string} */
+                            disposition: "neutral" | "trusted" | "blocked";
+                            notes: string;
+                            /** @description inbound messages seen from the address, over the account's mailboxes */
+                            message_count: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            first_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            last_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "patchV1Sender-profilesByProfileId": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    disposition?: "neutral" | "trusted" | "blocked";
+                    notes?: string;
+                    display_name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sender_profile: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            account_id: string;
+                            /** @description lowercase */
+                            address: string;
+                            display_name: string | null;
+                            /** @enum {string} */
+                            disposition: "neutral" | "trusted" | "blocked";
+                            notes: string;
+                            /** @description inbound messages seen from the address, over the account's mailboxes */
+                            message_count: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            first_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            last_seen_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1InboundEmail: {
+        parameters: {
+            query?: {
+                to?: string[] | string;
+            };
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "message/rfc822": string;
+            };
+        };
+        responses: {
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message_ids: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MailboxesByMailboxIdSend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    to: string[];
+                    cc?: string[];
+                    bcc?: string[];
+                    subject: string;
+                    textBody?: string;
+                    htmlBody?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            thread_id: string | null;
+                            /** @enum {string} */
+                            transport: "smtp" | "agent-json";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            from_address: string;
+                            to_address: string;
+                            subject: string;
+                            snippet: string;
+                            /** @description received, processed, queued, sent, failed, archived, reviewed */
+                            status: string;
+                            /** @description low, medium or high; null until processed */
+                            risk_level: string | null;
+                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
+                            triage_label: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
+                            labels: string[];
+                            /** Format: uuid */
+                            mailbox_id: string;
+                            message_id_header: string | null;
+                            text_body: string | null;
+                            html_body: string | null;
+                            /** @description The new text of the message for an agent: quoted history and signature removed, HTML turned into text when there is no text part. */
+                            extracted_text: string | null;
+                            headers: {
+                                key: string;
+                                value: string;
+                            }[];
+                            suspicious_signals: string[];
+                            attachments: {
+                                /** Format: uuid */
+                                id: string;
+                                filename: string | null;
+                                mime_type: string;
+                                size: string | number;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When the message was last archived (ours); null if never
+                             */
+                            archived_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the message was last marked reviewed (ours); null if never
+                             */
+                            reviewed_at: string | null;
+                        };
+                        provider_message_id: string | null;
+                        /** @description The reply alias {localPart}+reply-{token}@{domain} set as Reply-To */
+                        reply_to: string;
+                    };
+                };
+            };
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        disposition: "draft" | "observed";
+                        draft?: {
+                            /** Format: uuid */
+                            id: string;
+                            to: string[];
+                            cc: string[];
+                            bcc: string[];
+                            subject: string | null;
+                            text_body: string | null;
+                            html_body: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MessagesByMessageIdReply: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    textBody?: string;
+                    htmlBody?: string;
+                    cc?: string[];
+                    bcc?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            thread_id: string | null;
+                            /** @enum {string} */
+                            transport: "smtp" | "agent-json";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            from_address: string;
+                            to_address: string;
+                            subject: string;
+                            snippet: string;
+                            /** @description received, processed, queued, sent, failed, archived, reviewed */
+                            status: string;
+                            /** @description low, medium or high; null until processed */
+                            risk_level: string | null;
+                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
+                            triage_label: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
+                            labels: string[];
+                            /** Format: uuid */
+                            mailbox_id: string;
+                            message_id_header: string | null;
+                            text_body: string | null;
+                            html_body: string | null;
+                            /** @description The new text of the message for an agent: quoted history and signature removed, HTML turned into text when there is no text part. */
+                            extracted_text: string | null;
+                            headers: {
+                                key: string;
+                                value: string;
+                            }[];
+                            suspicious_signals: string[];
+                            attachments: {
+                                /** Format: uuid */
+                                id: string;
+                                filename: string | null;
+                                mime_type: string;
+                                size: string | number;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When the message was last archived (ours); null if never
+                             */
+                            archived_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the message was last marked reviewed (ours); null if never
+                             */
+                            reviewed_at: string | null;
+                        };
+                        provider_message_id: string | null;
+                        /** @description The reply alias {localPart}+reply-{token}@{domain} set as Reply-To */
+                        reply_to: string;
+                    };
+                };
+            };
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        disposition: "draft" | "observed";
+                        draft?: {
+                            /** Format: uuid */
+                            id: string;
+                            to: string[];
+                            cc: string[];
+                            bcc: string[];
+                            subject: string | null;
+                            text_body: string | null;
+                            html_body: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1DraftsByDraftIdSend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            thread_id: string | null;
+                            /** @enum {string} */
+                            transport: "smtp" | "agent-json";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            from_address: string;
+                            to_address: string;
+                            subject: string;
+                            snippet: string;
+                            /** @description received, processed, queued, sent, failed, archived, reviewed */
+                            status: string;
+                            /** @description low, medium or high; null until processed */
+                            risk_level: string | null;
+                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
+                            triage_label: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
+                            labels: string[];
+                            /** Format: uuid */
+                            mailbox_id: string;
+                            message_id_header: string | null;
+                            text_body: string | null;
+                            html_body: string | null;
+                            /** @description The new text of the message for an agent: quoted history and signature removed, HTML turned into text when there is no text part. */
+                            extracted_text: string | null;
+                            headers: {
+                                key: string;
+                                value: string;
+                            }[];
+                            suspicious_signals: string[];
+                            attachments: {
+                                /** Format: uuid */
+                                id: string;
+                                filename: string | null;
+                                mime_type: string;
+                                size: string | number;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When the message was last archived (ours); null if never
+                             */
+                            archived_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the message was last marked reviewed (ours); null if never
+                             */
+                            reviewed_at: string | null;
+                        };
+                        provider_message_id: string | null;
+                        /** @description The reply alias {localPart}+reply-{token}@{domain} set as Reply-To */
+                        reply_to: string;
+                    };
+                };
+            };
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        disposition: "draft" | "observed";
+                        draft?: {
+                            /** Format: uuid */
+                            id: string;
+                            to: string[];
+                            cc: string[];
+                            bcc: string[];
+                            subject: string | null;
+                            text_body: string | null;
+                            html_body: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxIdMessages: {
+        parameters: {
+            query?: {
+                page?: string | number;
+                limit?: string | number;
+                query?: string;
+                status?: "received" | "processed" | "queued" | "sent" | "failed" | "archived" | "reviewed";
+                direction?: "inbound" | "outbound";
+                transport?: "smtp" | "agent-json";
+                triage_label?: "action_required" | "reply_needed" | "fyi" | "newsletter" | "notification" | "spam";
+                risk_level?: "low" | "medium" | "high";
+                label?: string;
+                thread_id?: string;
+            };
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            thread_id: string | null;
+                            /** @enum {string} */
+                            transport: "smtp" | "agent-json";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            from_address: string;
+                            to_address: string;
+                            subject: string;
+                            snippet: string;
+                            /** @description received, processed, queued, sent, failed, archived, reviewed */
+                            status: string;
+                            /** @description low, medium or high; null until processed */
+                            risk_level: string | null;
+                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
+                            triage_label: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
+                            labels: string[];
+                        }[];
+                        page: string | number;
+                        limit: string | number;
+                        total: string | number;
+                        total_pages: string | number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MessagesByMessageId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            thread_id: string | null;
+                            /** @enum {string} */
+                            transport: "smtp" | "agent-json";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            from_address: string;
+                            to_address: string;
+                            subject: string;
+                            snippet: string;
+                            /** @description received, processed, queued, sent, failed, archived, reviewed */
+                            status: string;
+                            /** @description low, medium or high; null until processed */
+                            risk_level: string | null;
+                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
+                            triage_label: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
+                            labels: string[];
+                            /** Format: uuid */
+                            mailbox_id: string;
+                            message_id_header: string | null;
+                            text_body: string | null;
+                            html_body: string | null;
+                            /** @description The new text of the message for an agent: quoted history and signature removed, HTML turned into text when there is no text part. */
+                            extracted_text: string | null;
+                            headers: {
+                                key: string;
+                                value: string;
+                            }[];
+                            suspicious_signals: string[];
+                            attachments: {
+                                /** Format: uuid */
+                                id: string;
+                                filename: string | null;
+                                mime_type: string;
+                                size: string | number;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When the message was last archived (ours); null if never
+                             */
+                            archived_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the message was last marked reviewed (ours); null if never
+                             */
+                            reviewed_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MessagesByMessageIdRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The raw RFC 5322 message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MessagesByMessageIdAttachmentsByAttachmentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachment's bytes, with its own Content-Type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MessagesByMessageIdDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description queued, sent, retrying or failed */
+                            status: string;
+                            detail: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MessagesByMessageIdArchive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        message_id: string;
+                        /** @constant */
+                        status: "archived";
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MessagesByMessageIdReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        message_id: string;
+                        /** @constant */
+                        status: "reviewed";
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MessagesByMessageIdLabelsByLabelId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                messageId: string;
+                labelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        message_id: string;
+                        /** @description Ids of the labels now applied, by label name */
+                        labels: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteV1MessagesByMessageIdLabelsByLabelId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                messageId: string;
+                labelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        message_id: string;
+                        /** @description Ids of the labels now applied, by label name */
+                        labels: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxIdThreads: {
+        parameters: {
+            query?: {
+                page?: string | number;
+                limit?: string | number;
+                query?: string;
+                status?: "open" | "archived";
+                label?: string;
+            };
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The subject of the thread's first message */
+                            subject: string;
+                            /** @enum {string} */
+                            status: "open" | "archived";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            last_message_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /** @description Messages in the thread (ours) */
+                            message_count: string | number;
+                            /** @description Ids of the mailbox labels applied to the thread, by label name (ours) */
+                            labels: string[];
+                        }[];
+                        page: string | number;
+                        limit: string | number;
+                        total: string | number;
+                        total_pages: string | number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1ThreadsByThreadId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        thread: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The subject of the thread's first message */
+                            subject: string;
+                            /** @enum {string} */
+                            status: "open" | "archived";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            last_message_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /** @description Messages in the thread (ours) */
+                            message_count: string | number;
+                            /** @description Ids of the mailbox labels applied to the thread, by label name (ours) */
+                            labels: string[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1ThreadsByThreadIdMessages: {
+        parameters: {
+            query?: {
+                page?: string | number;
+                limit?: string | number;
+            };
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            thread_id: string | null;
+                            /** @enum {string} */
+                            transport: "smtp" | "agent-json";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            from_address: string;
+                            to_address: string;
+                            subject: string;
+                            snippet: string;
+                            /** @description received, processed, queued, sent, failed, archived, reviewed */
+                            status: string;
+                            /** @description low, medium or high; null until processed */
+                            risk_level: string | null;
+                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
+                            triage_label: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
+                            labels: string[];
+                        }[];
+                        page: string | number;
+                        limit: string | number;
+                        total: string | number;
+                        total_pages: string | number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1ThreadsByThreadIdArchive: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        thread_id: string;
+                        /** @constant */
+                        status: "archived";
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1ThreadsByThreadIdReopen: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        thread_id: string;
+                        /** @constant */
+                        status: "open";
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1ThreadsByThreadIdLabelsByLabelId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                threadId: string;
+                labelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        thread_id: string;
+                        /** @description Ids of the labels now applied, by label name */
+                        labels: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteV1ThreadsByThreadIdLabelsByLabelId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                threadId: string;
+                labelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        thread_id: string;
+                        /** @description Ids of the labels now applied, by label name */
+                        labels: string[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MailboxesByMailboxIdSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Free words, "phrases", -negation, OR, and operators (see the README) */
+                    query: string;
+                    /**
+                     * @description Maximum results (default 20)
+                     * @default 20
+                     */
+                    limit?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            thread_id: string | null;
+                            /** @enum {string} */
+                            transport: "smtp" | "agent-json";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            from_address: string;
+                            to_address: string;
+                            subject: string;
+                            snippet: string;
+                            /** @description received, processed, queued, sent, failed, archived, reviewed */
+                            status: string;
+                            /** @description low, medium or high; null until processed */
+                            risk_level: string | null;
+                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
+                            triage_label: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
+                            labels: string[];
+                            /** @description Text relevance (0 to 1, subject above addresses and attachment names above body) weighed by freshness; 0 when the query has only operators */
+                            rank: number;
+                            highlight: {
+                                /** @description The subject, HTML-escaped, matched words in <mark> */
+                                subject: string;
+                                /** @description Up to two fragments of the text around the matches, HTML-escaped, matched words in <mark> */
+                                text: string;
+                            };
+                        }[];
+                        limit: string | number;
+                        /** @description More messages match than `limit` */
+                        has_more: boolean;
+                        /** @description How the query was read */
+                        query: {
+                            text: string;
+                            terms: string[];
+                            filters: {
+                                field: string;
+                                value: string;
+                                negated: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MessagesByMessageIdSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        message_id: string;
+                        summary: string;
+                        key_points: string[];
+                        /** @description The engine that made the result */
+                        engine: {
+                            /** @description `local` or `openai-compatible` */
+                            name: string;
+                            version: string;
+                            model: string | null;
+                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
+                            fallback_reason: string | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        generated_at: string;
+                        /** @description true when read from the cache, false when made by this request */
+                        cached: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MessagesByMessageIdSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description make a new result even when the cached one is fresh and was made by the configured engine */
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        message_id: string;
+                        summary: string;
+                        key_points: string[];
+                        /** @description The engine that made the result */
+                        engine: {
+                            /** @description `local` or `openai-compatible` */
+                            name: string;
+                            version: string;
+                            model: string | null;
+                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
+                            fallback_reason: string | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        generated_at: string;
+                        /** @description true when read from the cache, false when made by this request */
+                        cached: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MessagesByMessageIdExtractions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        message_id: string;
+                        dates: {
+                            text: string;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @description HH:MM */
+                            time: string | null;
+                            /** @enum {string} */
+                            kind: "deadline" | "event" | "date";
+                        }[];
+                        amounts: {
+                            text: string;
+                            value: number;
+                            /** @description ISO 4217 */
+                            currency: string;
+                        }[];
+                        people: {
+                            name: string;
+                            email: string | null;
+                        }[];
+                        organizations: {
+                            name: string;
+                        }[];
+                        /** @description postal addresses */
+                        addresses: {
+                            text: string;
+                        }[];
+                        phones: {
+                            text: string;
+                            e164: string | null;
+                        }[];
+                        urls: {
+                            url: string;
+                            domain: string;
+                        }[];
+                        emails: {
+                            address: string;
+                        }[];
+                        tracking_numbers: {
+                            value: string;
+                            carrier: string | null;
+                        }[];
+                        invoice_numbers: {
+                            value: string;
+                        }[];
+                        action_items: {
+                            text: string;
+                            /** @description YYYY-MM-DD */
+                            due: string | null;
+                        }[];
+                        questions: {
+                            text: string;
+                        }[];
+                        /** @description The engine that made the result */
+                        engine: {
+                            /** @description `local` or `openai-compatible` */
+                            name: string;
+                            version: string;
+                            model: string | null;
+                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
+                            fallback_reason: string | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        generated_at: string;
+                        /** @description true when read from the cache, false when made by this request */
+                        cached: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MessagesByMessageIdExtractions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description make a new result even when the cached one is fresh and was made by the configured engine */
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        message_id: string;
+                        dates: {
+                            text: string;
+                            /** @description YYYY-MM-DD */
+                            date: string;
+                            /** @description HH:MM */
+                            time: string | null;
+                            /** @enum {string} */
+                            kind: "deadline" | "event" | "date";
+                        }[];
+                        amounts: {
+                            text: string;
+                            value: number;
+                            /** @description ISO 4217 */
+                            currency: string;
+                        }[];
+                        people: {
+                            name: string;
+                            email: string | null;
+                        }[];
+                        organizations: {
+                            name: string;
+                        }[];
+                        /** @description postal addresses */
+                        addresses: {
+                            text: string;
+                        }[];
+                        phones: {
+                            text: string;
+                            e164: string | null;
+                        }[];
+                        urls: {
+                            url: string;
+                            domain: string;
+                        }[];
+                        emails: {
+                            address: string;
+                        }[];
+                        tracking_numbers: {
+                            value: string;
+                            carrier: string | null;
+                        }[];
+                        invoice_numbers: {
+                            value: string;
+                        }[];
+                        action_items: {
+                            text: string;
+                            /** @description YYYY-MM-DD */
+                            due: string | null;
+                        }[];
+                        questions: {
+                            text: string;
+                        }[];
+                        /** @description The engine that made the result */
+                        engine: {
+                            /** @description `local` or `openai-compatible` */
+                            name: string;
+                            version: string;
+                            model: string | null;
+                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
+                            fallback_reason: string | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        generated_at: string;
+                        /** @description true when read from the cache, false when made by this request */
+                        cached: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1ThreadsByThreadIdDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        thread_id: string;
+                        participants: {
+                            address: string;
+                            name: string | null;
+                            /** @enum {string} */
+                            role: "self" | "external";
+                            messages: string | number;
+                        }[];
+                        timeline: {
+                            /** Format: uuid */
+                            message_id: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            at: string;
+                            from: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            summary: string;
+                        }[];
+                        decisions: {
+                            text: string;
+                            /** Format: uuid */
+                            message_id: string;
+                        }[];
+                        open_questions: {
+                            text: string;
+                            /** Format: uuid */
+                            message_id: string;
+                            asked_by: string;
+                        }[];
+                        next_steps: {
+                            text: string;
+                            /** Format: uuid */
+                            message_id: string;
+                            /** @description YYYY-MM-DD */
+                            due: string | null;
+                        }[];
+                        latest_state: {
+                            /** @enum {string} */
+                            status: "open" | "archived";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            last_message_at: string | null;
+                            last_from: string | null;
+                            /** @enum {string|null} */
+                            awaiting: "us" | "them" | null;
+                            summary: string;
+                        };
+                        /** @description The engine that made the result */
+                        engine: {
+                            /** @description `local` or `openai-compatible` */
+                            name: string;
+                            version: string;
+                            model: string | null;
+                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
+                            fallback_reason: string | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        generated_at: string;
+                        /** @description true when read from the cache, false when made by this request */
+                        cached: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1ThreadsByThreadIdDigest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                threadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description make a new result even when the cached one is fresh and was made by the configured engine */
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        thread_id: string;
+                        participants: {
+                            address: string;
+                            name: string | null;
+                            /** @enum {string} */
+                            role: "self" | "external";
+                            messages: string | number;
+                        }[];
+                        timeline: {
+                            /** Format: uuid */
+                            message_id: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            at: string;
+                            from: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            summary: string;
+                        }[];
+                        decisions: {
+                            text: string;
+                            /** Format: uuid */
+                            message_id: string;
+                        }[];
+                        open_questions: {
+                            text: string;
+                            /** Format: uuid */
+                            message_id: string;
+                            asked_by: string;
+                        }[];
+                        next_steps: {
+                            text: string;
+                            /** Format: uuid */
+                            message_id: string;
+                            /** @description YYYY-MM-DD */
+                            due: string | null;
+                        }[];
+                        latest_state: {
+                            /** @enum {string} */
+                            status: "open" | "archived";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            last_message_at: string | null;
+                            last_from: string | null;
+                            /** @enum {string|null} */
+                            awaiting: "us" | "them" | null;
+                            summary: string;
+                        };
+                        /** @description The engine that made the result */
+                        engine: {
+                            /** @description `local` or `openai-compatible` */
+                            name: string;
+                            version: string;
+                            model: string | null;
+                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
+                            fallback_reason: string | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        generated_at: string;
+                        /** @description true when read from the cache, false when made by this request */
+                        cached: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "getV1Sender-profilesByProfileIdIntelligence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        profile_id: string;
+                        address: string;
+                        display_name: string | null;
+                        /** @enum {string} */
+                        disposition: "neutral" | "trusted" | "blocked";
+                        volume: {
+                            inbound: string | number;
+                            last_7_days: string | number;
+                            last_30_days: string | number;
+                            /** @description messages the account's mailboxes sent to this address */
+                            outbound_to: string | number;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        first_seen_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        last_seen_at: string | null;
+                        /** @description conversations the sender wrote in */
+                        threads: string | number;
+                        /** @description of those, the ones a mailbox answered after the sender wrote */
+                        replied_threads: string | number;
+                        /** @description replied_threads / threads; null with no threads */
+                        reply_rate: number | null;
+                        triage: {
+                            [key: string]: string | number;
+                        };
+                        risk: {
+                            [key: string]: string | number;
+                        };
+                        signals: {
+                            [key: string]: string | number;
+                        };
+                        authentication: {
+                            spf: {
+                                [key: string]: string | number;
+                            };
+                            dkim: {
+                                [key: string]: string | number;
+                            };
+                            dmarc: {
+                                [key: string]: string | number;
+                            };
+                        };
+                        assessment: string;
+                        /** @enum {string} */
+                        standing: "established" | "new" | "occasional" | "unwanted" | "suspicious";
+                        /** @description The engine that made the result */
+                        engine: {
+                            /** @description `local` or `openai-compatible` */
+                            name: string;
+                            version: string;
+                            model: string | null;
+                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
+                            fallback_reason: string | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        generated_at: string;
+                        /** @description true when read from the cache, false when made by this request */
+                        cached: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "postV1Sender-profilesByProfileIdIntelligence": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description make a new result even when the cached one is fresh and was made by the configured engine */
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        profile_id: string;
+                        address: string;
+                        display_name: string | null;
+                        /** @enum {string} */
+                        disposition: "neutral" | "trusted" | "blocked";
+                        volume: {
+                            inbound: string | number;
+                            last_7_days: string | number;
+                            last_30_days: string | number;
+                            /** @description messages the account's mailboxes sent to this address */
+                            outbound_to: string | number;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        first_seen_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        last_seen_at: string | null;
+                        /** @description conversations the sender wrote in */
+                        threads: string | number;
+                        /** @description of those, the ones a mailbox answered after the sender wrote */
+                        replied_threads: string | number;
+                        /** @description replied_threads / threads; null with no threads */
+                        reply_rate: number | null;
+                        triage: {
+                            [key: string]: string | number;
+                        };
+                        risk: {
+                            [key: string]: string | number;
+                        };
+                        signals: {
+                            [key: string]: string | number;
+                        };
+                        authentication: {
+                            spf: {
+                                [key: string]: string | number;
+                            };
+                            dkim: {
+                                [key: string]: string | number;
+                            };
+                            dmarc: {
+                                [key: string]: string | number;
+                            };
+                        };
+                        assessment: string;
+                        /** @enum {string} */
+                        standing: "established" | "new" | "occasional" | "unwanted" | "suspicious";
+                        /** @description The engine that made the result */
+                        engine: {
+                            /** @description `local` or `openai-compatible` */
+                            name: string;
+                            version: string;
+                            model: string | null;
+                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
+                            fallback_reason: string | null;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        generated_at: string;
+                        /** @description true when read from the cache, false when made by this request */
+                        cached: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxIdStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        mailbox_id: string;
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        generated_at: string;
+                        messages: {
+                            total: string | number;
+                            by_direction: {
+                                [key: string]: string | number;
+                            };
+                            by_status: {
+                                [key: string]: string | number;
+                            };
+                            by_transport: {
+                                [key: string]: string | number;
+                            };
+                            by_triage_label: {
+                                [key: string]: string | number;
+                            };
+                            by_risk_level: {
+                                [key: string]: string | number;
+                            };
+                            /** @description inbound, not reviewed and not archived */
+                            unreviewed: string | number;
+                            /** @description inbound, not yet parsed and assessed */
+                            unprocessed: string | number;
+                            /** @description inbound whose processing ended failed (signal processing_failed) */
+                            processing_failed: string | number;
+                        };
+                        threads: {
+                            total: string | number;
+                            open: string | number;
+                            archived: string | number;
+                        };
+                        drafts: string | number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxIdMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        mailbox_id: string;
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        generated_at: string;
+                        windows: {
+                            "24h": {
+                                /** @constant */
+                                bucket_seconds: 3600;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO 8601
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO 8601
+                                 */
+                                to: string;
+                                totals: {
+                                    inbound: string | number;
+                                    outbound: string | number;
+                                    refused_policy: string | number;
+                                    refused_suppression: string | number;
+                                    refused_rate: string | number;
+                                    webhook_deliveries: string | number;
+                                    webhook_failures: string | number;
+                                    /** @description median milliseconds from arrival to processed; null with no processed inbound mail */
+                                    processing_ms_p50: (string | number) | null;
+                                };
+                                series: {
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO 8601
+                                     */
+                                    hour: string;
+                                    inbound: string | number;
+                                    outbound: string | number;
+                                    refused_policy: string | number;
+                                    refused_suppression: string | number;
+                                    refused_rate: string | number;
+                                    webhook_deliveries: string | number;
+                                    webhook_failures: string | number;
+                                    /** @description median milliseconds from arrival to processed; null with no processed inbound mail */
+                                    processing_ms_p50: (string | number) | null;
+                                }[];
+                            };
+                            "7d": {
+                                /** @constant */
+                                bucket_seconds: 3600;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO 8601
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description UTC, ISO 8601
+                                 */
+                                to: string;
+                                totals: {
+                                    inbound: string | number;
+                                    outbound: string | number;
+                                    refused_policy: string | number;
+                                    refused_suppression: string | number;
+                                    refused_rate: string | number;
+                                    webhook_deliveries: string | number;
+                                    webhook_failures: string | number;
+                                    /** @description median milliseconds from arrival to processed; null with no processed inbound mail */
+                                    processing_ms_p50: (string | number) | null;
+                                };
+                                series: {
+                                    /**
+                                     * Format: date-time
+                                     * @description UTC, ISO 8601
+                                     */
+                                    hour: string;
+                                    inbound: string | number;
+                                    outbound: string | number;
+                                    refused_policy: string | number;
+                                    refused_suppression: string | number;
+                                    refused_rate: string | number;
+                                    webhook_deliveries: string | number;
+                                    webhook_failures: string | number;
+                                    /** @description median milliseconds from arrival to processed; null with no processed inbound mail */
+                                    processing_ms_p50: (string | number) | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxIdWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            mailbox_id: string;
+                            url: string;
+                            events: string[];
+                            /** @enum {string} */
+                            status: "active" | "degraded";
+                            enabled: boolean;
+                            /** @description failed attempts since the last success; 5 or more is `degraded` */
+                            consecutive_failures: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MailboxesByMailboxIdWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http(s) URL; private, loopback and link-local targets are refused unless ALLOW_PRIVATE_WEBHOOK_TARGETS */
+                    url: string;
+                    events: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            mailbox_id: string;
+                            url: string;
+                            events: string[];
+                            /** @enum {string} */
+                            status: "active" | "degraded";
+                            enabled: boolean;
+                            /** @description failed attempts since the last success; 5 or more is `degraded` */
+                            consecutive_failures: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                        /** @description hex, 256 bits: the HMAC key of x-service-signature (shown only now) */
+                        signing_secret: string;
+                        /** @description the same key in the whsec_ form that Standard Webhooks libraries take */
+                        standard_webhooks_secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1WebhooksByEndpointId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            mailbox_id: string;
+                            url: string;
+                            events: string[];
+                            /** @enum {string} */
+                            status: "active" | "degraded";
+                            enabled: boolean;
+                            /** @description failed attempts since the last success; 5 or more is `degraded` */
+                            consecutive_failures: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteV1WebhooksByEndpointId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            mailbox_id: string;
+                            url: string;
+                            events: string[];
+                            /** @enum {string} */
+                            status: "active" | "degraded";
+                            enabled: boolean;
+                            /** @description failed attempts since the last success; 5 or more is `degraded` */
+                            consecutive_failures: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    patchV1WebhooksByEndpointId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http(s) URL; private, loopback and link-local targets are refused unless ALLOW_PRIVATE_WEBHOOK_TARGETS */
+                    url?: string;
+                    events?: string[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            mailbox_id: string;
+                            url: string;
+                            events: string[];
+                            /** @enum {string} */
+                            status: "active" | "degraded";
+                            enabled: boolean;
+                            /** @description failed attempts since the last success; 5 or more is `degraded` */
+                            consecutive_failures: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1WebhooksByEndpointIdDeliveries: {
+        parameters: {
+            query?: {
+                limit?: string | number;
+            };
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /**
+                             * Format: uuid
+                             * @description attempt id
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description the delivery (same webhook-id on every attempt)
+                             */
+                            delivery_id: string;
+                            /** Format: uuid */
+                            endpoint_id: string;
+                            /** @description 1 for the first request of the delivery, then 2, 3… (replays included) */
+                            attempt: string | number;
+                            /** @enum {string} */
+                            trigger: "scheduled" | "replay";
+                            url: string;
+                            status_code: (string | number) | null;
+                            /** @description at most 4 KiB */
+                            response_body: string | null;
+                            duration_ms: string | number;
+                            success: boolean;
+                            error: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            started_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            finished_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "postV1WebhooksByEndpointIdRotate-secret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            mailbox_id: string;
+                            url: string;
+                            events: string[];
+                            /** @enum {string} */
+                            status: "active" | "degraded";
+                            enabled: boolean;
+                            /** @description failed attempts since the last success; 5 or more is `degraded` */
+                            consecutive_failures: string | number;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                        /** @description hex, 256 bits: the HMAC key of x-service-signature (shown only now) */
+                        signing_secret: string;
+                        /** @description the same key in the whsec_ form that Standard Webhooks libraries take */
+                        standard_webhooks_secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1WebhooksByEndpointIdDeliveriesByDeliveryIdReplay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpointId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempt: {
+                            /**
+                             * Format: uuid
+                             * @description attempt id
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description the delivery (same webhook-id on every attempt)
+                             */
+                            delivery_id: string;
+                            /** Format: uuid */
+                            endpoint_id: string;
+                            /** @description 1 for the first request of the delivery, then 2, 3… (replays included) */
+                            attempt: string | number;
+                            /** @enum {string} */
+                            trigger: "scheduled" | "replay";
+                            url: string;
+                            status_code: (string | number) | null;
+                            /** @description at most 4 KiB */
+                            response_body: string | null;
+                            duration_ms: string | number;
+                            success: boolean;
+                            error: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            started_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            finished_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "postV1WebhooksByEndpointIdReplay-failed": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description only deliveries created at or after this time
+                     */
+                    since?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description failed deliveries put back on a fresh retry schedule */
+                        replayed: string | number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxIdEvents: {
+        parameters: {
+            query?: {
+                since?: string;
+            };
+            header?: {
+                "last-event-id"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless `text/event-stream` of `id`/`event`/`data` messages */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            /** @description The service is shutting down (`service_unavailable`); see Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1MailboxesByMailboxIdActions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string;
+                            /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
+                            parameter_schema: {
+                                [key: string]: unknown;
+                            };
+                            /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
+                            response_schema: {
+                                [key: string]: unknown;
+                            };
+                            enabled: boolean;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postV1MailboxesByMailboxIdActions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a lowercase letter, then lowercase letters, digits, _ or - */
+                    name: string;
+                    description?: string;
+                    /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
+                    parameterSchema?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
+                    parameter_schema?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
+                    responseSchema?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
+                    response_schema?: {
+                        [key: string]: unknown;
+                    };
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string;
+                            /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
+                            parameter_schema: {
+                                [key: string]: unknown;
+                            };
+                            /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
+                            response_schema: {
+                                [key: string]: unknown;
+                            };
+                            enabled: boolean;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxIdActionsByActionName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mailboxId: string;
+                actionName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string;
+                            /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
+                            parameter_schema: {
+                                [key: string]: unknown;
+                            };
+                            /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
+                            response_schema: {
+                                [key: string]: unknown;
+                            };
+                            enabled: boolean;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    putV1MailboxesByMailboxIdActionsByActionName: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+                actionName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description if given, must equal the name in the path (actions are not renamed) */
+                    name?: string;
+                    description?: string;
+                    /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
+                    parameterSchema?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
+                    parameter_schema?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
+                    responseSchema?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
+                    response_schema?: {
+                        [key: string]: unknown;
+                    };
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string;
+                            /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
+                            parameter_schema: {
+                                [key: string]: unknown;
+                            };
+                            /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
+                            response_schema: {
+                                [key: string]: unknown;
+                            };
+                            enabled: boolean;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    deleteV1MailboxesByMailboxIdActionsByActionName: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+                actionName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        action: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string;
+                            /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
+                            parameter_schema: {
+                                [key: string]: unknown;
+                            };
+                            /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
+                            response_schema: {
+                                [key: string]: unknown;
+                            };
+                            enabled: boolean;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxIdAutopilot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        autopilot: {
+                            /** @enum {string} */
+                            mode: "observe" | "enforce";
+                            rules: {
+                                [key: string]: unknown;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    putV1MailboxesByMailboxIdAutopilot: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    mode?: "observe" | "enforce";
+                    /** @description rule objects (README "Autopilot") */
+                    rules?: {
+                        [key: string]: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        autopilot: {
+                            /** @enum {string} */
+                            mode: "observe" | "enforce";
+                            rules: {
+                                [key: string]: unknown;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updated_at: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getV1MailboxesByMailboxIdAutopilotDecisions: {
+        parameters: {
+            query?: {
+                limit?: string | number;
+                message_id?: string;
+            };
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            message_id: string;
+                            /** @enum {string} */
+                            mode: "observe" | "enforce";
+                            matched_rules: string[];
+                            actions: {
+                                [key: string]: unknown;
+                            }[];
+                            blocked: boolean;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "getV1MailboxesByMailboxIdAgent-runtime-binding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        binding: {
+                            /** Format: uuid */
+                            mailboxId: string;
+                            agentId: string;
+                            runtimeBaseUrl: string;
+                            /** @enum {string} */
+                            permissionTier: "read-only" | "draft" | "send" | "admin-lite" | "admin";
+                            /** @enum {string} */
+                            policyMode: "draft-first" | "auto-send" | "observe";
+                            personaLabel: string;
+                            enabled: boolean;
+                            /** @description where processed inbound messages are POSTed: runtimeBaseUrl + /mailroom/messages */
+                            deliveryUrl: string;
+                            /**
+                             * Format: uuid
+                             * @description id of the runtime's API key (scope runtime)
+                             */
+                            runtimeKeyId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "postV1MailboxesByMailboxIdAgent-runtime-binding": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description required to create */
+                    agentId?: string;
+                    /** @description required to create; http(s), checked like webhook URLs */
+                    runtimeBaseUrl?: string;
+                    /** @enum {string} */
+                    permissionTier?: "read-only" | "draft" | "send" | "admin-lite" | "admin";
+                    /** @enum {string} */
+                    policyMode?: "draft-first" | "auto-send" | "observe";
+                    personaLabel?: string;
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        binding: {
+                            /** Format: uuid */
+                            mailboxId: string;
+                            agentId: string;
+                            runtimeBaseUrl: string;
+                            /** @enum {string} */
+                            permissionTier: "read-only" | "draft" | "send" | "admin-lite" | "admin";
+                            /** @enum {string} */
+                            policyMode: "draft-first" | "auto-send" | "observe";
+                            personaLabel: string;
+                            enabled: boolean;
+                            /** @description where processed inbound messages are POSTed: runtimeBaseUrl + /mailroom/messages */
+                            deliveryUrl: string;
+                            /**
+                             * Format: uuid
+                             * @description id of the runtime's API key (scope runtime)
+                             */
+                            runtimeKeyId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        binding: {
+                            /** Format: uuid */
+                            mailboxId: string;
+                            agentId: string;
+                            runtimeBaseUrl: string;
+                            /** @enum {string} */
+                            permissionTier: "read-only" | "draft" | "send" | "admin-lite" | "admin";
+                            /** @enum {string} */
+                            policyMode: "draft-first" | "auto-send" | "observe";
+                            personaLabel: string;
+                            enabled: boolean;
+                            /** @description where processed inbound messages are POSTed: runtimeBaseUrl + /mailroom/messages */
+                            deliveryUrl: string;
+                            /**
+                             * Format: uuid
+                             * @description id of the runtime's API key (scope runtime)
+                             */
+                            runtimeKeyId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updatedAt: string;
+                        };
+                        /** @description the runtime's API key (svc_…), shown once; its tier and mode apply to every call it makes */
+                        runtime_token: string;
+                        /** @description hex; signs what the runtime receives (x-service-signature), shown once */
+                        signing_secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "deleteV1MailboxesByMailboxIdAgent-runtime-binding": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        binding: {
+                            /** Format: uuid */
+                            mailboxId: string;
+                            agentId: string;
+                            runtimeBaseUrl: string;
+                            /** @enum {string} */
+                            permissionTier: "read-only" | "draft" | "send" | "admin-lite" | "admin";
+                            /** @enum {string} */
+                            policyMode: "draft-first" | "auto-send" | "observe";
+                            personaLabel: string;
+                            enabled: boolean;
+                            /** @description where processed inbound messages are POSTed: runtimeBaseUrl + /mailroom/messages */
+                            deliveryUrl: string;
+                            /**
+                             * Format: uuid
+                             * @description id of the runtime's API key (scope runtime)
+                             */
+                            runtimeKeyId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "getV1AdminAgent-runtime-bindings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            mailboxId: string;
+                            agentId: string;
+                            runtimeBaseUrl: string;
+                            /** @enum {string} */
+                            permissionTier: "read-only" | "draft" | "send" | "admin-lite" | "admin";
+                            /** @enum {string} */
+                            policyMode: "draft-first" | "auto-send" | "observe";
+                            personaLabel: string;
+                            enabled: boolean;
+                            /** @description where processed inbound messages are POSTed: runtimeBaseUrl + /mailroom/messages */
+                            deliveryUrl: string;
+                            /**
+                             * Format: uuid
+                             * @description id of the runtime's API key (scope runtime)
+                             */
+                            runtimeKeyId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "getV1AdminAgent-runtime-events": {
+        parameters: {
+            query?: {
+                limit?: string | number;
+                mailboxId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            mailbox_id: string;
+                            /** Format: uuid */
+                            message_id: string | null;
+                            /** @description routed, skipped, delivered, retrying, failed, or a runtime request its mode held: send_drafted, send_observed, protocol_send_observed, respond_observed */
+                            kind: string;
+                            detail: string;
+                            data: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: uuid */
+                            delivery_id: string | null;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "postV1MailboxesByMailboxIdCallback-secret": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                mailboxId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description replace the secret; it signs every callback attempt from now on, those already queued included */
+                    rotate?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description hex; verify x-service-callback-signature (HMAC-SHA256 of the raw body) with it */
+                        callback_secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "get.well-knownAgent.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            500: components["responses"]["Error500"];
+        };
+    };
+    "get.well-knownAgent-card.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            500: components["responses"]["Error500"];
+        };
+    };
+    "get.agentInboxByMessageId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        status: "received" | "routed" | "responded" | "failed";
+                        action: string | null;
+                        /** @description as validated */
+                        parameters: {
+                            [key: string]: unknown;
+                        } | null;
+                        subject: string;
+                        body: string | null;
+                        /** Format: uuid */
+                        thread_id: string | null;
+                        conversation_id: string | null;
+                        /** @enum {string} */
+                        priority: "low" | "normal" | "high" | "urgent";
+                        /** @description as given */
+                        metadata: {
+                            [key: string]: unknown;
+                        };
+                        from: {
+                            address: string;
+                            agent: string | null;
+                            on_behalf_of: string | null;
+                            callback_url: string | null;
+                        };
+                        to: string;
+                        risk_level: string | null;
+                        triage_label: string | null;
+                        error: {
+                            code: string;
+                            message: string;
+                        } | null;
+                        /** @description the latest response */
+                        response: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            protocol_message_id: string;
+                            body: string;
+                            /** @description as given */
+                            structured_data: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            delivery_mode: "poll" | "callback";
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            /** @enum {string} */
+                            responder: "agent" | "runtime" | "auto";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            delivered_at: string | null;
+                        } | null;
+                        responses_count: string | number;
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "get.agentInboxByMessageIdResponses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            protocol_message_id: string;
+                            body: string;
+                            /** @description as given */
+                            structured_data: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            delivery_mode: "poll" | "callback";
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            /** @enum {string} */
+                            responder: "agent" | "runtime" | "auto";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            delivered_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "post.agentInbox": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    from?: {
+                        /** @description the sending agent's name */
+                        agent?: string;
+                        /** @description the person or organisation the agent acts for */
+                        on_behalf_of?: string;
+                        /** @description responses are POSTed here, signed with x-service-callback-signature */
+                        callback_url?: string;
+                    };
+                    /** @description an enabled action of the recipient; omit for a free-form message */
+                    action?: string;
+                    /** @description must match the action's parameter schema; only with an action */
+                    parameters?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description required, not blank */
+                    subject: string;
+                    /** @description required (not blank) when there is no action */
+                    body?: string;
+                    /** @description the sender's conversation id; a sender's messages with the same id share a thread */
+                    thread_id?: string;
+                    /** @enum {string} */
+                    priority?: "low" | "normal" | "high" | "urgent";
+                    /** @description kept and returned as given (at most 16 KiB) */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        status: "received" | "routed" | "responded" | "failed";
+                        action: string | null;
+                        /**
+                         * Format: uuid
+                         * @description the recipient's thread; may be sent back as thread_id
+                         */
+                        thread_id: string;
+                        /**
+                         * Format: date-time
+                         * @description UTC, ISO 8601
+                         */
+                        created_at: string;
+                        status_url: string;
+                        responses_url: string;
+                    };
+                };
+            };
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        disposition: "observed";
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    "post.agentInboxByMessageIdRespond": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body?: string;
+                    /** @description must match the action's response schema */
+                    structured_data?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description the same as structured_data */
+                    structuredData?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        response: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            protocol_message_id: string;
+                            body: string;
+                            /** @description as given */
+                            structured_data: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {string} */
+                            delivery_mode: "poll" | "callback";
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            /** @enum {string} */
+                            responder: "agent" | "runtime" | "auto";
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description UTC, ISO 8601
+                             */
+                            delivered_at: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        disposition: "observed";
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+}
