@@ -46,6 +46,7 @@ import { statsRoutes } from "./stats/index.ts";
 import { metricsRoutes, requestMetrics } from "./metrics.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { meRoutes } from "./me/index.ts";
+import { mcpRoutes } from "../mcp/http.ts";
 
 export interface HttpDeps {
   db: Db;
@@ -109,6 +110,8 @@ export function createHttpApp(deps: HttpDeps) {
     .use(autopilotRoutes(deps.mailboxes, deps.db, pipeline.mutation))
     .use(runtimeRoutes(deps.mailboxes, deps.db, deps.targets, pipeline.mutation))
     .use(callbackSecretRoutes(deps.db, deps.webhooks.secrets, pipeline.mutation))
-    .use(protocolRoutes({ mailboxes: deps.mailboxes, db: deps.db, hosts: deps.hosts, targets: deps.targets, version: deps.version }, pipeline.mutation));
+    .use(protocolRoutes({ mailboxes: deps.mailboxes, db: deps.db, hosts: deps.hosts, targets: deps.targets, version: deps.version }, pipeline.mutation))
+    // The MCP server: its tools call this app in-process, as the caller.
+    .use(mcpRoutes((request) => app.handle(request), { version: deps.version }));
   return app;
 }
