@@ -27,7 +27,8 @@ export function mcpRoutes(handle: (request: Request) => Promise<Response>, info:
       void server.close();
     }
   };
-  const detail = (summary: string) => ({ summary, tags: ["MCP"], description: "The Model Context Protocol server of the key's mailbox (Streamable HTTP, stateless, JSON responses). See README \"Agent tools\"." });
+  // JSON-RPC, not a REST operation: described in README "Agent tools", not in the OpenAPI document.
+  const detail = (summary: string) => ({ summary, hide: true });
   return new Elysia({ name: "mcp" })
     .post("/mcp", serve, { detail: detail("MCP (Streamable HTTP)") })
     .get("/mcp", serve, { detail: detail("MCP server-sent stream (not offered: 405)") })
