@@ -65,6 +65,8 @@ export interface RouteBody {
   /** Media types other than JSON taken as raw bytes, from what the route declares for OpenAPI
    * (`detail.requestBody.content`), so the document and the parser agree. */
   raw?: readonly string[];
+  /** The route's body schema: what `check` validates, and what the OpenAPI document publishes. */
+  schema?: TSchema;
   /** The body schema's check (src/http/validation.ts). */
   check?: (body: unknown) => void;
 }
@@ -79,7 +81,7 @@ export function routeBodies(routes: readonly RouteLike[]): Map<string, RouteBody
     const schema = r.hooks?.body;
     const entry: RouteBody = {
       ...(raw.length > 0 ? { raw } : {}),
-      ...(schema && typeof schema === "object" ? { check: bodyCheck(schema as TSchema) } : {}),
+      ...(schema && typeof schema === "object" ? { schema: schema as TSchema, check: bodyCheck(schema as TSchema) } : {}),
     };
     if (entry.raw || entry.check) out.set(`${r.method} ${r.path}`, entry);
   }

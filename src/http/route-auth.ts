@@ -29,6 +29,10 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
   "GET /health": PUBLIC,
   "GET /openapi.json": PUBLIC,
   "GET /docs": PUBLIC,
+  // The files the docs page loads, from node_modules (src/http/docs-page.ts).
+  "GET /docs/swagger-ui.css": PUBLIC,
+  "GET /docs/swagger-ui-bundle.js": PUBLIC,
+  "GET /docs/init.js": PUBLIC,
   "GET /metrics": ADMIN,
 
   "POST /v1/accounts": ADMIN,

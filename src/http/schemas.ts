@@ -1,8 +1,17 @@
+// Elysia's peer dependency, for its plain Integer: Elysia's `t.Integer` also takes a numeric string.
+import { Type, type IntegerOptions } from "@sinclair/typebox";
 import { t, type TSchema } from "elysia";
 import { validationError } from "../errors.ts";
 
 export const Uuid = (description?: string) => t.String({ format: "uuid", ...(description ? { description } : {}) });
 export const Timestamp = t.String({ format: "date-time", description: "UTC, ISO 8601" });
+
+/**
+ * A JSON integer, for request bodies. Elysia's `t.Integer` is a union with a numeric string
+ * (so that a query string coerces): in a body it would take `"5"` for 5, and the document would
+ * read `string | integer`. Query parameters keep `t.Integer`, whose strings are the wire form.
+ */
+export const Int = (options?: IntegerOptions) => Type.Integer(options);
 
 export const iso = (d: Date): string => d.toISOString();
 

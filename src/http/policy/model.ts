@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import type { MailboxRow } from "../../../db/schema/index.ts";
-import { iso, Timestamp } from "../schemas.ts";
+import { Int, iso, Timestamp } from "../schemas.ts";
 
 export const Policy = t.Object(
   {
@@ -17,7 +17,7 @@ export const PolicyPatchBody = t.Object(
   {
     allow_outbound: t.Optional(t.Boolean()),
     allow_auto_reply: t.Optional(t.Boolean()),
-    max_outbound_per_day: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
+    max_outbound_per_day: t.Optional(Int({ minimum: 0, maximum: 1_000_000 })),
   },
   { additionalProperties: false },
 );

@@ -7,11 +7,12 @@ import { SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, searchMessages } from "../../se
 import { MailboxParams } from "../mailboxes/model.ts";
 import { listFields, messageListItem } from "../messages/model.ts";
 import type { MutationHooks } from "../pipeline.ts";
+import { Int } from "../schemas.ts";
 
 const SearchBody = t.Object(
   {
     query: t.String({ minLength: 1, maxLength: 1000, pattern: "^[^\\u0000]*$", description: "Free words, \"phrases\", -negation, OR, and operators (see the README)" }),
-    limit: t.Optional(t.Integer({ minimum: 1, maximum: SEARCH_MAX_LIMIT, default: SEARCH_DEFAULT_LIMIT, description: `Maximum results (default ${SEARCH_DEFAULT_LIMIT})` })),
+    limit: t.Optional(Int({ minimum: 1, maximum: SEARCH_MAX_LIMIT, default: SEARCH_DEFAULT_LIMIT, description: `Maximum results (default ${SEARCH_DEFAULT_LIMIT})` })),
   },
   { additionalProperties: false },
 );
