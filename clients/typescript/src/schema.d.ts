@@ -190,10 +190,10 @@ export interface paths {
          * List a mailbox's API keys
          * @description Never includes secrets.
          */
-        get: operations["getV1MailboxesByMailboxIdApi-keys"];
+        get: operations["getV1MailboxesByMailboxIdApiKeys"];
         put?: never;
         /** Issue an API key for a mailbox */
-        post: operations["postV1MailboxesByMailboxIdApi-keys"];
+        post: operations["postV1MailboxesByMailboxIdApiKeys"];
         delete?: never;
         options?: never;
         head?: never;
@@ -213,7 +213,7 @@ export interface paths {
          * Revoke an API key
          * @description Takes effect at once on every node. Revoking a revoked key returns it unchanged.
          */
-        post: operations["postV1MailboxesByMailboxIdApi-keysByKeyIdRevoke"];
+        post: operations["postV1MailboxesByMailboxIdApiKeysByKeyIdRevoke"];
         delete?: never;
         options?: never;
         head?: never;
@@ -373,13 +373,13 @@ export interface paths {
          * List sender profiles
          * @description Most recently seen first. `address` is a case-insensitive substring; `disposition` filters.
          */
-        get: operations["getV1AccountsByAccountIdSender-profiles"];
+        get: operations["getV1AccountsByAccountIdSenderProfiles"];
         put?: never;
         /**
          * Create a sender profile
          * @description Profiles are also made by inbound mail. Creating one for an address that already has a profile sets the given fields on it and answers 200 with it; a new one is 201.
          */
-        post: operations["postV1AccountsByAccountIdSender-profiles"];
+        post: operations["postV1AccountsByAccountIdSenderProfiles"];
         delete?: never;
         options?: never;
         head?: never;
@@ -394,25 +394,25 @@ export interface paths {
             cookie?: never;
         };
         /** Get a sender profile */
-        get: operations["getV1Sender-profilesByProfileId"];
+        get: operations["getV1SenderProfilesByProfileId"];
         /**
          * Change a sender profile
          * @description Sets the fields given (disposition, notes, display_name); the others keep their value. A new disposition applies to mail processed from then on.
          */
-        put: operations["putV1Sender-profilesByProfileId"];
+        put: operations["putV1SenderProfilesByProfileId"];
         post?: never;
         /**
          * Delete a sender profile
          * @description Forgets the disposition and notes; the next mail from the address starts a new, neutral profile.
          */
-        delete: operations["deleteV1Sender-profilesByProfileId"];
+        delete: operations["deleteV1SenderProfilesByProfileId"];
         options?: never;
         head?: never;
         /**
          * Change a sender profile
          * @description Sets the fields given (disposition, notes, display_name); the others keep their value. A new disposition applies to mail processed from then on.
          */
-        patch: operations["patchV1Sender-profilesByProfileId"];
+        patch: operations["patchV1SenderProfilesByProfileId"];
         trace?: never;
     };
     "/v1/inbound/email": {
@@ -883,13 +883,13 @@ export interface paths {
          * Get the sender intelligence
          * @description The cached sender intelligence. When what it was made from has changed since (new messages, new text, new mail from the sender), it is made anew first. 404 until one was generated with POST.
          */
-        get: operations["getV1Sender-profilesByProfileIdIntelligence"];
+        get: operations["getV1SenderProfilesByProfileIdIntelligence"];
         put?: never;
         /**
          * Generate the sender intelligence
          * @description Makes the sender intelligence with the configured engine (the OpenAI-compatible one when LLM_BASE_URL is set, falling back to the local one on a timeout or a bad answer; else the local one), stores and returns it. A cached result that is still fresh and came from the configured engine is returned as is unless `force` is true.
          */
-        post: operations["postV1Sender-profilesByProfileIdIntelligence"];
+        post: operations["postV1SenderProfilesByProfileIdIntelligence"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1018,7 +1018,7 @@ export interface paths {
          * Rotate the signing secret
          * @description The old secret stops signing at once, retries included.
          */
-        post: operations["postV1WebhooksByEndpointIdRotate-secret"];
+        post: operations["postV1WebhooksByEndpointIdRotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1058,7 +1058,7 @@ export interface paths {
          * Replay every failed delivery
          * @description Optionally only those created at or after `since`. They go out again with the full retry schedule.
          */
-        post: operations["postV1WebhooksByEndpointIdReplay-failed"];
+        post: operations["postV1WebhooksByEndpointIdReplayFailed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1193,18 +1193,18 @@ export interface paths {
          * Get the agent-runtime binding
          * @description 404 when the mailbox has none.
          */
-        get: operations["getV1MailboxesByMailboxIdAgent-runtime-binding"];
+        get: operations["getV1MailboxesByMailboxIdAgentRuntimeBinding"];
         put?: never;
         /**
          * Create or update the agent-runtime binding
          * @description Creating needs agentId and runtimeBaseUrl; the others default (permissionTier draft, policyMode draft-first, personaLabel default, enabled true) and the answer is 201 with the runtime's key and signing secret, shown once. Updating changes the fields given (200).
          */
-        post: operations["postV1MailboxesByMailboxIdAgent-runtime-binding"];
+        post: operations["postV1MailboxesByMailboxIdAgentRuntimeBinding"];
         /**
          * Remove the agent-runtime binding
          * @description Revokes the runtime's key at once; returns the removed binding.
          */
-        delete: operations["deleteV1MailboxesByMailboxIdAgent-runtime-binding"];
+        delete: operations["deleteV1MailboxesByMailboxIdAgentRuntimeBinding"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1221,7 +1221,7 @@ export interface paths {
          * List all agent-runtime bindings
          * @description Newest first.
          */
-        get: operations["getV1AdminAgent-runtime-bindings"];
+        get: operations["getV1AdminAgentRuntimeBindings"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1241,7 +1241,7 @@ export interface paths {
          * The routing log
          * @description Newest first (default 50): each message routed or skipped, each delivery attempt's outcome, and each runtime request its policy mode held back.
          */
-        get: operations["getV1AdminAgent-runtime-events"];
+        get: operations["getV1AdminAgentRuntimeEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1263,7 +1263,7 @@ export interface paths {
          * The mailbox's callback signing secret
          * @description Responses to this mailbox's protocol messages arrive at its callback URLs signed with this secret. Returns it (made now if it did not exist); `rotate: true` replaces it.
          */
-        post: operations["postV1MailboxesByMailboxIdCallback-secret"];
+        post: operations["postV1MailboxesByMailboxIdCallbackSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1281,7 +1281,7 @@ export interface paths {
          * Discovery document (agent.json)
          * @description Served at the mailbox's protocol_host: the mailbox, its enabled actions with their schemas, the endpoints and how to authenticate.
          */
-        get: operations["get.well-knownAgent.json"];
+        get: operations["getWellKnownAgentJson"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1301,7 +1301,7 @@ export interface paths {
          * A2A agent card
          * @description The same agent as an A2A Agent Card (v1 fields, with the 0.3 ones for older readers).
          */
-        get: operations["get.well-knownAgent-card.json"];
+        get: operations["getWellKnownAgentCardJson"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1321,7 +1321,7 @@ export interface paths {
          * Status of a protocol message
          * @description For the sender and the recipient mailbox only; anyone else gets 404.
          */
-        get: operations["get.agentInboxByMessageId"];
+        get: operations["getAgentInboxByMessageId"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1341,7 +1341,7 @@ export interface paths {
          * Responses to a protocol message
          * @description Oldest first; sender and recipient only.
          */
-        get: operations["get.agentInboxByMessageIdResponses"];
+        get: operations["getAgentInboxByMessageIdResponses"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1363,7 +1363,7 @@ export interface paths {
          * Send a protocol message
          * @description Authenticated with an API key of the sending mailbox. Checks, in order: the body's shape and a non-blank subject (400 validation_error); the callback URL (400); the recipient takes messages (403 mailbox_disabled); the action exists and is enabled (400 unknown_action); parameters match its schema (400 schema_validation_failed, the validator's errors in details.errors); a message without an action needs a body and no parameters (400).
          */
-        post: operations["post.agentInbox"];
+        post: operations["postAgentInbox"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1383,7 +1383,7 @@ export interface paths {
          * Respond to a protocol message
          * @description Recipient mailbox only (the sender gets 403, others 404). A body or structured_data is required; structured_data must match the action's response schema (400 schema_validation_failed). With the sender's callback URL the response is POSTed there (delivery_mode callback, signed with x-service-callback-signature); otherwise it waits to be polled (poll). Fires protocol.response.created. An agent runtime in observe mode gets 202 and nothing is sent.
          */
-        post: operations["post.agentInboxByMessageIdRespond"];
+        post: operations["postAgentInboxByMessageIdRespond"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1394,11 +1394,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description The error envelope of every failed request.
+         * @example {
+         *       "error": {
+         *         "code": "not_found",
+         *         "message": "mailbox 6f1c2f9e-7f4a-4d53-9a49-2f1f4c1d8e01 was not found",
+         *         "details": {
+         *           "id": "6f1c2f9e-7f4a-4d53-9a49-2f1f4c1d8e01"
+         *         }
+         *       }
+         *     }
+         */
         Error: {
             error: {
-                /** @description stable machine-readable code */
+                /** @description stable machine-readable code; each response lists the codes it can carry */
                 code: string;
+                /** @description for people; may change */
                 message: string;
+                /** @description code-specific fields (`fields` for validation errors, `request_id` for internal errors, …) */
                 details: {
                     [key: string]: unknown;
                 };
@@ -1406,94 +1420,457 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is invalid (`validation_error`, `invalid_json`) */
-        Error400: {
+        /**
+         * @description Bad request. `error.code` is one of:
+         *     - `invalid_json`: the body is not valid JSON (or not UTF-8)
+         *     - `invalid_reply_token`: a reply alias is unknown or belongs to another mailbox
+         *     - `validation_error`: the request failed validation; `details.fields` lists `{path, message}`
+         */
+        "Error400.invalid_json.invalid_reply_token.validation_error": {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "invalid_json" | "invalid_reply_token" | "validation_error";
+                    };
+                };
             };
         };
-        /** @description No usable credentials (`missing_authorization`, `invalid_authorization`, `invalid_token`) */
-        Error401: {
+        /**
+         * @description Bad request. `error.code` is one of:
+         *     - `invalid_json`: the body is not valid JSON (or not UTF-8)
+         *     - `reply_not_supported`: the message cannot be replied to by email
+         *     - `validation_error`: the request failed validation; `details.fields` lists `{path, message}`
+         */
+        "Error400.invalid_json.reply_not_supported.validation_error": {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "invalid_json" | "reply_not_supported" | "validation_error";
+                    };
+                };
             };
         };
-        /** @description The credentials are not allowed here (`forbidden`) */
-        Error403: {
+        /**
+         * @description Bad request. `error.code` is one of:
+         *     - `invalid_json`: the body is not valid JSON (or not UTF-8)
+         *     - `schema_validation_failed`: protocol parameters or response data do not match the action's JSON Schema; `details.errors` lists them
+         *     - `unknown_action`: the action does not exist or is disabled
+         *     - `validation_error`: the request failed validation; `details.fields` lists `{path, message}`
+         */
+        "Error400.invalid_json.schema_validation_failed.unknown_action.validation_error": {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "invalid_json" | "schema_validation_failed" | "unknown_action" | "validation_error";
+                    };
+                };
             };
         };
-        /** @description The resource does not exist (`not_found`) */
-        Error404: {
+        /**
+         * @description Bad request. `error.code` is one of:
+         *     - `invalid_json`: the body is not valid JSON (or not UTF-8)
+         *     - `schema_validation_failed`: protocol parameters or response data do not match the action's JSON Schema; `details.errors` lists them
+         *     - `validation_error`: the request failed validation; `details.fields` lists `{path, message}`
+         */
+        "Error400.invalid_json.schema_validation_failed.validation_error": {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "invalid_json" | "schema_validation_failed" | "validation_error";
+                    };
+                };
             };
         };
-        /** @description Conflict (`slug_taken`, `label_exists`, `idempotency_key_reused`, `idempotency_key_in_use`, `webhook_endpoint_limit`) */
-        Error409: {
+        /**
+         * @description Bad request. `error.code` is one of:
+         *     - `invalid_json`: the body is not valid JSON (or not UTF-8)
+         *     - `validation_error`: the request failed validation; `details.fields` lists `{path, message}`
+         */
+        "Error400.invalid_json.validation_error": {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "invalid_json" | "validation_error";
+                    };
+                };
             };
         };
-        /** @description The body is too large (`payload_too_large`) */
-        Error413: {
+        /**
+         * @description Bad request. `error.code` is one of:
+         *     - `validation_error`: the request failed validation; `details.fields` lists `{path, message}`
+         */
+        "Error400.validation_error": {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "validation_error";
+                    };
+                };
             };
         };
-        /** @description The body is not of a media type the operation takes (`unsupported_media_type`) */
-        Error415: {
+        /**
+         * @description Unauthenticated. `error.code` is one of:
+         *     - `invalid_authorization`: the Authorization header is not `Bearer <token>` or the key is malformed
+         *     - `invalid_token`: the token matches no admin token or live API key
+         *     - `missing_authorization`: no Authorization header
+         */
+        "Error401.invalid_authorization.invalid_token.missing_authorization": {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "invalid_authorization" | "invalid_token" | "missing_authorization";
+                    };
+                };
             };
         };
-        /** @description The API key's call window is used up (`rate_limit_exceeded`); see Retry-After */
-        Error429: {
+        /**
+         * @description Forbidden. `error.code` is one of:
+         *     - `approval_required`: an agent runtime in draft-first mode may not send a draft
+         *     - `forbidden`: valid credentials, not allowed here (admin route, another mailbox, a runtime tier)
+         *     - `mailbox_disabled`: the mailbox is disabled
+         *     - `outbound_disabled`: the mailbox policy does not allow sending (allow_outbound is false)
+         */
+        "Error403.approval_required.forbidden.mailbox_disabled.outbound_disabled": {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "approval_required" | "forbidden" | "mailbox_disabled" | "outbound_disabled";
+                    };
+                };
             };
         };
-        /** @description Unexpected server fault (`internal_error`) */
-        Error500: {
+        /**
+         * @description Forbidden. `error.code` is one of:
+         *     - `forbidden`: valid credentials, not allowed here (admin route, another mailbox, a runtime tier)
+         */
+        "Error403.forbidden": {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "forbidden";
+                    };
+                };
             };
         };
-        /** @description The mailbox is busy or the node is stopping (`service_unavailable`): nothing was applied; retry after Retry-After */
-        Error503: {
+        /**
+         * @description Forbidden. `error.code` is one of:
+         *     - `forbidden`: valid credentials, not allowed here (admin route, another mailbox, a runtime tier)
+         *     - `mailbox_disabled`: the mailbox is disabled
+         */
+        "Error403.forbidden.mailbox_disabled": {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "forbidden" | "mailbox_disabled";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Forbidden. `error.code` is one of:
+         *     - `forbidden`: valid credentials, not allowed here (admin route, another mailbox, a runtime tier)
+         *     - `mailbox_disabled`: the mailbox is disabled
+         *     - `outbound_disabled`: the mailbox policy does not allow sending (allow_outbound is false)
+         */
+        "Error403.forbidden.mailbox_disabled.outbound_disabled": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "forbidden" | "mailbox_disabled" | "outbound_disabled";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Not found. `error.code` is one of:
+         *     - `not_found`: the resource does not exist
+         */
+        "Error404.not_found": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "not_found";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Conflict. `error.code` is one of:
+         *     - `action_exists`: the mailbox already has an action of that name
+         *     - `idempotency_key_in_use`: a request with this Idempotency-Key is still running; see Retry-After
+         *     - `idempotency_key_reused`: the Idempotency-Key was used with a different request
+         */
+        "Error409.action_exists.idempotency_key_in_use.idempotency_key_reused": {
+            headers: {
+                /** @description Seconds to wait before retrying (with the codes that say so). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "action_exists" | "idempotency_key_in_use" | "idempotency_key_reused";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Conflict. `error.code` is one of:
+         *     - `address_suppressed`: a recipient is on the account's suppression list
+         *     - `idempotency_key_in_use`: a request with this Idempotency-Key is still running; see Retry-After
+         *     - `idempotency_key_reused`: the Idempotency-Key was used with a different request
+         */
+        "Error409.address_suppressed.idempotency_key_in_use.idempotency_key_reused": {
+            headers: {
+                /** @description Seconds to wait before retrying (with the codes that say so). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "address_suppressed" | "idempotency_key_in_use" | "idempotency_key_reused";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Conflict. `error.code` is one of:
+         *     - `idempotency_key_in_use`: a request with this Idempotency-Key is still running; see Retry-After
+         *     - `idempotency_key_reused`: the Idempotency-Key was used with a different request
+         */
+        "Error409.idempotency_key_in_use.idempotency_key_reused": {
+            headers: {
+                /** @description Seconds to wait before retrying (with the codes that say so). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "idempotency_key_in_use" | "idempotency_key_reused";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Conflict. `error.code` is one of:
+         *     - `idempotency_key_in_use`: a request with this Idempotency-Key is still running; see Retry-After
+         *     - `idempotency_key_reused`: the Idempotency-Key was used with a different request
+         *     - `label_exists`: the mailbox already has a label of that name
+         */
+        "Error409.idempotency_key_in_use.idempotency_key_reused.label_exists": {
+            headers: {
+                /** @description Seconds to wait before retrying (with the codes that say so). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "idempotency_key_in_use" | "idempotency_key_reused" | "label_exists";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Conflict. `error.code` is one of:
+         *     - `idempotency_key_in_use`: a request with this Idempotency-Key is still running; see Retry-After
+         *     - `idempotency_key_reused`: the Idempotency-Key was used with a different request
+         *     - `slug_taken`: the slug is already in use
+         */
+        "Error409.idempotency_key_in_use.idempotency_key_reused.slug_taken": {
+            headers: {
+                /** @description Seconds to wait before retrying (with the codes that say so). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "idempotency_key_in_use" | "idempotency_key_reused" | "slug_taken";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Conflict. `error.code` is one of:
+         *     - `idempotency_key_in_use`: a request with this Idempotency-Key is still running; see Retry-After
+         *     - `idempotency_key_reused`: the Idempotency-Key was used with a different request
+         *     - `webhook_endpoint_limit`: the mailbox has as many webhook endpoints as it may
+         */
+        "Error409.idempotency_key_in_use.idempotency_key_reused.webhook_endpoint_limit": {
+            headers: {
+                /** @description Seconds to wait before retrying (with the codes that say so). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "idempotency_key_in_use" | "idempotency_key_reused" | "webhook_endpoint_limit";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Gone. `error.code` is one of:
+         *     - `expired_reply_token`: the reply alias has expired
+         */
+        "Error410.expired_reply_token": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "expired_reply_token";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Payload too large. `error.code` is one of:
+         *     - `payload_too_large`: the body is over its limit; `details.limit` gives it
+         */
+        "Error413.payload_too_large": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "payload_too_large";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Unsupported media type. `error.code` is one of:
+         *     - `unsupported_media_type`: the body's Content-Type is not one the operation takes
+         */
+        "Error415.unsupported_media_type": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Too many requests. `error.code` is one of:
+         *     - `rate_limit_exceeded`: a rate limit is used up (the API key's calls, or the mailbox's sends); see Retry-After
+         */
+        "Error429.rate_limit_exceeded": {
+            headers: {
+                /** @description Seconds to wait before retrying (with the codes that say so). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "rate_limit_exceeded";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Internal server error. `error.code` is one of:
+         *     - `internal_error`: unexpected server fault, logged with `details.request_id`
+         */
+        "Error500.internal_error": {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+        };
+        /**
+         * @description Service unavailable. `error.code` is one of:
+         *     - `service_unavailable`: nothing was applied (a busy mailbox, a stopping node, an overloaded worker); retry after Retry-After
+         */
+        "Error503.service_unavailable": {
+            headers: {
+                /** @description Seconds to wait before retrying (with the codes that say so). */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {string} */
+                        code?: "service_unavailable";
+                    };
+                };
             };
         };
     };
@@ -1522,12 +1899,11 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getHealth: {
@@ -1539,7 +1915,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1563,7 +1939,7 @@ export interface operations {
                     };
                 };
             };
-            500: components["responses"]["Error500"];
+            500: components["responses"]["Error500.internal_error"];
             /** @description Response for status 503 */
             503: {
                 headers: {
@@ -1601,7 +1977,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1627,13 +2003,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1AccountsByAccountIdMailboxes: {
@@ -1647,7 +2023,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1685,13 +2061,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1AccountsByAccountIdMailboxes: {
@@ -1708,6 +2084,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "slug": "support"
+                 *     }
+                 */
                 "application/json": {
                     /** @description lowercase letters, digits and hyphens; not `main` or `primary` */
                     slug: string;
@@ -1715,7 +2096,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1742,16 +2123,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused.slug_taken"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1Accounts: {
@@ -1766,6 +2147,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "slug": "acme",
+                 *       "displayName": "Acme Corp"
+                 *     }
+                 */
                 "application/json": {
                     /** @description lowercase letters, digits and hyphens */
                     slug: string;
@@ -1774,7 +2161,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1817,16 +2204,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused.slug_taken"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxId: {
@@ -1840,7 +2226,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1866,13 +2252,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MailboxesByMailboxIdDisable: {
@@ -1889,7 +2275,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1905,14 +2291,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MailboxesByMailboxIdEnable: {
@@ -1929,7 +2317,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1945,14 +2333,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1Me: {
@@ -1964,7 +2354,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1996,7 +2386,7 @@ export interface operations {
                              */
                             created_at: string;
                         } | null;
-                        latest_event_id: (string | number) | null;
+                        latest_event_id: number | null;
                         /** @description the mailbox's agent-runtime binding, when it has one */
                         binding: {
                             agent_id: string;
@@ -2010,15 +2400,14 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "getV1MailboxesByMailboxIdApi-keys": {
+    getV1MailboxesByMailboxIdApiKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -2029,7 +2418,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2058,16 +2447,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "postV1MailboxesByMailboxIdApi-keys": {
+    postV1MailboxesByMailboxIdApiKeys: {
         parameters: {
             query?: never;
             header?: {
@@ -2081,6 +2470,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "support agent",
+                 *       "scope": "mailbox"
+                 *     }
+                 */
                 "application/json": {
                     name: string;
                     /**
@@ -2092,7 +2487,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2113,19 +2508,19 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "postV1MailboxesByMailboxIdApi-keysByKeyIdRevoke": {
+    postV1MailboxesByMailboxIdApiKeysByKeyIdRevoke: {
         parameters: {
             query?: never;
             header?: {
@@ -2140,7 +2535,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2159,14 +2554,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdPolicy: {
@@ -2180,7 +2577,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2193,7 +2590,7 @@ export interface operations {
                             /** @description when false, agent protocol auto-replies are not sent */
                             allow_auto_reply: boolean;
                             /** @description sends allowed per sliding hour (the spec's limits table describes it per hour) */
-                            max_outbound_per_day: string | number;
+                            max_outbound_per_day: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -2203,13 +2600,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     putV1MailboxesByMailboxIdPolicy: {
@@ -2226,15 +2623,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "allow_outbound": true,
+                 *       "allow_auto_reply": false,
+                 *       "max_outbound_per_day": 200
+                 *     }
+                 */
                 "application/json": {
                     allow_outbound?: boolean;
                     allow_auto_reply?: boolean;
-                    max_outbound_per_day?: string | number;
+                    max_outbound_per_day?: number;
                 };
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2247,7 +2651,7 @@ export interface operations {
                             /** @description when false, agent protocol auto-replies are not sent */
                             allow_auto_reply: boolean;
                             /** @description sends allowed per sliding hour (the spec's limits table describes it per hour) */
-                            max_outbound_per_day: string | number;
+                            max_outbound_per_day: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -2257,23 +2661,23 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdDrafts: {
         parameters: {
             query?: {
-                page?: string | number;
-                limit?: string | number;
+                page?: number;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -2283,7 +2687,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2310,20 +2714,20 @@ export interface operations {
                              */
                             updated_at: string;
                         }[];
-                        page: string | number;
-                        limit: string | number;
-                        total: string | number;
-                        total_pages: string | number;
+                        page: number;
+                        limit: number;
+                        total: number;
+                        total_pages: number;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MailboxesByMailboxIdDrafts: {
@@ -2340,6 +2744,15 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "to": [
+                 *         "jane@example.com"
+                 *       ],
+                 *       "subject": "Your order #4417",
+                 *       "textBody": "Hello Jane,\n\nYour order has shipped."
+                 *     }
+                 */
                 "application/json": {
                     to?: string[];
                     cc?: string[];
@@ -2351,7 +2764,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2381,16 +2794,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1DraftsByDraftId: {
@@ -2404,7 +2817,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2434,13 +2847,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     putV1DraftsByDraftId: {
@@ -2457,6 +2870,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subject": "Your order #4417 has shipped",
+                 *       "cc": [
+                 *         "orders@example.com"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     to?: string[];
                     cc?: string[];
@@ -2468,7 +2889,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2498,16 +2919,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     deleteV1DraftsByDraftId: {
@@ -2524,7 +2945,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2554,14 +2975,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdLabels: {
@@ -2575,7 +2998,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2596,13 +3019,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MailboxesByMailboxIdLabels: {
@@ -2619,16 +3042,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Invoices",
+                 *       "color": "#1e88e5"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1 to 64 characters once trimmed */
                     name: string;
-                    /** @description #rgb or #rrggbb */
                     color?: string | null;
                 };
             };
         };
         responses: {
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2649,16 +3077,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused.label_exists"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     deleteV1LabelsByLabelId: {
@@ -2675,7 +3103,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2696,21 +3124,23 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1AccountsByAccountIdSuppressions: {
         parameters: {
             query?: {
-                page?: string | number;
-                limit?: string | number;
+                page?: number;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -2720,7 +3150,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2739,20 +3169,20 @@ export interface operations {
                              */
                             created_at: string;
                         }[];
-                        page: string | number;
-                        limit: string | number;
-                        total: string | number;
-                        total_pages: string | number;
+                        page: number;
+                        limit: number;
+                        total: number;
+                        total_pages: number;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1AccountsByAccountIdSuppressions: {
@@ -2769,6 +3199,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "address": "bounced@example.com",
+                 *       "reason": "hard bounce"
+                 *     }
+                 */
                 "application/json": {
                     address: string;
                     reason?: string;
@@ -2776,7 +3212,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2798,7 +3234,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -2820,16 +3256,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     deleteV1AccountsByAccountIdSuppressions: {
@@ -2848,7 +3284,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2870,21 +3306,23 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "getV1AccountsByAccountIdSender-profiles": {
+    getV1AccountsByAccountIdSenderProfiles: {
         parameters: {
             query?: {
-                page?: string | number;
-                limit?: string | number;
+                page?: number;
+                limit?: number;
                 address?: string;
                 disposition?: "neutral" | "trusted" | "blocked";
             };
@@ -2896,7 +3334,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2915,7 +3353,7 @@ export interface operations {
                             disposition: "neutral" | "trusted" | "blocked";
                             notes: string;
                             /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: string | number;
+                            message_count: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -2937,23 +3375,23 @@ export interface operations {
                              */
                             updated_at: string;
                         }[];
-                        page: string | number;
-                        limit: string | number;
-                        total: string | number;
-                        total_pages: string | number;
+                        page: number;
+                        limit: number;
+                        total: number;
+                        total_pages: number;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "postV1AccountsByAccountIdSender-profiles": {
+    postV1AccountsByAccountIdSenderProfiles: {
         parameters: {
             query?: never;
             header?: {
@@ -2967,9 +3405,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "address": "billing@vendor.example",
+                 *       "disposition": "trusted",
+                 *       "notes": "our payment processor",
+                 *       "display_name": "Vendor Billing"
+                 *     }
+                 */
                 "application/json": {
                     address: string;
-                    /** @enum {string} */
+                    /** @description neutral; trusted (risk one level lower when the sender is authenticated); blocked (triaged spam) */
                     disposition?: "neutral" | "trusted" | "blocked";
                     notes?: string;
                     display_name?: string | null;
@@ -2977,7 +3423,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2996,7 +3442,7 @@ export interface operations {
                             disposition: "neutral" | "trusted" | "blocked";
                             notes: string;
                             /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: string | number;
+                            message_count: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -3021,7 +3467,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3040,7 +3486,7 @@ export interface operations {
                             disposition: "neutral" | "trusted" | "blocked";
                             notes: string;
                             /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: string | number;
+                            message_count: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -3065,19 +3511,19 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "getV1Sender-profilesByProfileId": {
+    getV1SenderProfilesByProfileId: {
         parameters: {
             query?: never;
             header?: never;
@@ -3088,7 +3534,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3107,7 +3553,7 @@ export interface operations {
                             disposition: "neutral" | "trusted" | "blocked";
                             notes: string;
                             /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: string | number;
+                            message_count: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -3132,16 +3578,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "putV1Sender-profilesByProfileId": {
+    putV1SenderProfilesByProfileId: {
         parameters: {
             query?: never;
             header?: {
@@ -3155,8 +3601,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "disposition": "blocked",
+                 *       "notes": "sends phishing",
+                 *       "display_name": null
+                 *     }
+                 */
                 "application/json": {
-                    /** @enum {string} */
+                    /** @description neutral; trusted (risk one level lower when the sender is authenticated); blocked (triaged spam) */
                     disposition?: "neutral" | "trusted" | "blocked";
                     notes?: string;
                     display_name?: string | null;
@@ -3164,7 +3617,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3183,7 +3636,7 @@ export interface operations {
                             disposition: "neutral" | "trusted" | "blocked";
                             notes: string;
                             /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: string | number;
+                            message_count: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -3208,19 +3661,19 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "deleteV1Sender-profilesByProfileId": {
+    deleteV1SenderProfilesByProfileId: {
         parameters: {
             query?: never;
             header?: {
@@ -3234,7 +3687,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3253,7 +3706,7 @@ export interface operations {
                             disposition: "neutral" | "trusted" | "blocked";
                             notes: string;
                             /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: string | number;
+                            message_count: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -3278,17 +3731,19 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "patchV1Sender-profilesByProfileId": {
+    patchV1SenderProfilesByProfileId: {
         parameters: {
             query?: never;
             header?: {
@@ -3302,8 +3757,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "notes": "confirmed by the finance team"
+                 *     }
+                 */
                 "application/json": {
-                    /** @enum {string} */
+                    /** @description neutral; trusted (risk one level lower when the sender is authenticated); blocked (triaged spam) */
                     disposition?: "neutral" | "trusted" | "blocked";
                     notes?: string;
                     display_name?: string | null;
@@ -3311,7 +3771,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3330,7 +3790,7 @@ export interface operations {
                             disposition: "neutral" | "trusted" | "blocked";
                             notes: string;
                             /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: string | number;
+                            message_count: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -3355,16 +3815,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1InboundEmail: {
@@ -3381,11 +3841,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example From: Jane Doe <jane@example.com>
+                 *     To: support@acme.mail.localhost
+                 *     Subject: Where is my order?
+                 *     Message-ID: <4417@example.com>
+                 *     Date: Thu, 15 Jan 2026 10:00:00 +0000
+                 *
+                 *     Hello, order 4417 has not arrived.
+                 */
                 "message/rfc822": string;
             };
         };
         responses: {
-            /** @description Response for status 202 */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -3396,16 +3865,17 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.invalid_reply_token.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden.mailbox_disabled"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            410: components["responses"]["Error410.expired_reply_token"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MailboxesByMailboxIdSend: {
@@ -3422,6 +3892,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "to": [
+                 *         "jane@example.com"
+                 *       ],
+                 *       "cc": [],
+                 *       "subject": "Welcome",
+                 *       "textBody": "Hello Jane, welcome aboard.",
+                 *       "htmlBody": "<p>Hello Jane, welcome aboard.</p>"
+                 *     }
+                 */
                 "application/json": {
                     to: string[];
                     cc?: string[];
@@ -3433,7 +3914,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3483,7 +3964,7 @@ export interface operations {
                                 id: string;
                                 filename: string | null;
                                 mime_type: string;
-                                size: string | number;
+                                size: number;
                             }[];
                             /**
                              * Format: date-time
@@ -3502,7 +3983,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Response for status 202 */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -3534,16 +4015,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden.mailbox_disabled.outbound_disabled"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.address_suppressed.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MessagesByMessageIdReply: {
@@ -3560,6 +4041,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "textBody": "Thanks, that works for us."
+                 *     }
+                 */
                 "application/json": {
                     textBody?: string;
                     htmlBody?: string;
@@ -3569,7 +4055,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3619,7 +4105,7 @@ export interface operations {
                                 id: string;
                                 filename: string | null;
                                 mime_type: string;
-                                size: string | number;
+                                size: number;
                             }[];
                             /**
                              * Format: date-time
@@ -3638,7 +4124,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Response for status 202 */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -3670,16 +4156,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.reply_not_supported.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden.mailbox_disabled.outbound_disabled"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.address_suppressed.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1DraftsByDraftIdSend: {
@@ -3696,7 +4182,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -3746,7 +4232,7 @@ export interface operations {
                                 id: string;
                                 filename: string | null;
                                 mime_type: string;
-                                size: string | number;
+                                size: number;
                             }[];
                             /**
                              * Format: date-time
@@ -3765,7 +4251,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Response for status 202 */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -3797,21 +4283,23 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.approval_required.forbidden.mailbox_disabled.outbound_disabled"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.address_suppressed.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdMessages: {
         parameters: {
             query?: {
-                page?: string | number;
-                limit?: string | number;
+                page?: number;
+                limit?: number;
                 query?: string;
                 status?: "received" | "processed" | "queued" | "sent" | "failed" | "archived" | "reviewed";
                 direction?: "inbound" | "outbound";
@@ -3829,7 +4317,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3863,20 +4351,20 @@ export interface operations {
                             /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
                             labels: string[];
                         }[];
-                        page: string | number;
-                        limit: string | number;
-                        total: string | number;
-                        total_pages: string | number;
+                        page: number;
+                        limit: number;
+                        total: number;
+                        total_pages: number;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MessagesByMessageId: {
@@ -3890,7 +4378,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3940,7 +4428,7 @@ export interface operations {
                                 id: string;
                                 filename: string | null;
                                 mime_type: string;
-                                size: string | number;
+                                size: number;
                             }[];
                             /**
                              * Format: date-time
@@ -3956,13 +4444,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MessagesByMessageIdRaw: {
@@ -3985,13 +4473,13 @@ export interface operations {
                     "message/rfc822": string;
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MessagesByMessageIdAttachmentsByAttachmentId: {
@@ -4015,13 +4503,13 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MessagesByMessageIdDelivery: {
@@ -4035,7 +4523,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4057,13 +4545,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MessagesByMessageIdArchive: {
@@ -4080,7 +4568,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4094,14 +4582,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MessagesByMessageIdReview: {
@@ -4118,7 +4608,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4132,14 +4622,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MessagesByMessageIdLabelsByLabelId: {
@@ -4157,7 +4649,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4171,14 +4663,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     deleteV1MessagesByMessageIdLabelsByLabelId: {
@@ -4196,7 +4690,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4210,21 +4704,23 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdThreads: {
         parameters: {
             query?: {
-                page?: string | number;
-                limit?: string | number;
+                page?: number;
+                limit?: number;
                 query?: string;
                 status?: "open" | "archived";
                 label?: string;
@@ -4237,7 +4733,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4262,24 +4758,24 @@ export interface operations {
                              */
                             created_at: string;
                             /** @description Messages in the thread (ours) */
-                            message_count: string | number;
+                            message_count: number;
                             /** @description Ids of the mailbox labels applied to the thread, by label name (ours) */
                             labels: string[];
                         }[];
-                        page: string | number;
-                        limit: string | number;
-                        total: string | number;
-                        total_pages: string | number;
+                        page: number;
+                        limit: number;
+                        total: number;
+                        total_pages: number;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1ThreadsByThreadId: {
@@ -4293,7 +4789,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4318,27 +4814,27 @@ export interface operations {
                              */
                             created_at: string;
                             /** @description Messages in the thread (ours) */
-                            message_count: string | number;
+                            message_count: number;
                             /** @description Ids of the mailbox labels applied to the thread, by label name (ours) */
                             labels: string[];
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1ThreadsByThreadIdMessages: {
         parameters: {
             query?: {
-                page?: string | number;
-                limit?: string | number;
+                page?: number;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -4348,7 +4844,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4382,20 +4878,20 @@ export interface operations {
                             /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
                             labels: string[];
                         }[];
-                        page: string | number;
-                        limit: string | number;
-                        total: string | number;
-                        total_pages: string | number;
+                        page: number;
+                        limit: number;
+                        total: number;
+                        total_pages: number;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1ThreadsByThreadIdArchive: {
@@ -4412,7 +4908,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4426,14 +4922,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1ThreadsByThreadIdReopen: {
@@ -4450,7 +4948,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4464,14 +4962,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1ThreadsByThreadIdLabelsByLabelId: {
@@ -4489,7 +4989,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4503,14 +5003,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     deleteV1ThreadsByThreadIdLabelsByLabelId: {
@@ -4528,7 +5030,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4542,14 +5044,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MailboxesByMailboxIdSearch: {
@@ -4566,6 +5070,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "query": "invoice from:billing@vendor.example -draft",
+                 *       "limit": 20
+                 *     }
+                 */
                 "application/json": {
                     /** @description Free words, "phrases", -negation, OR, and operators (see the README) */
                     query: string;
@@ -4573,12 +5083,12 @@ export interface operations {
                      * @description Maximum results (default 20)
                      * @default 20
                      */
-                    limit?: string | number;
+                    limit?: number;
                 };
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4620,7 +5130,7 @@ export interface operations {
                                 text: string;
                             };
                         }[];
-                        limit: string | number;
+                        limit: number;
                         /** @description More messages match than `limit` */
                         has_more: boolean;
                         /** @description How the query was read */
@@ -4636,16 +5146,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MessagesByMessageIdSummary: {
@@ -4659,7 +5169,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4689,13 +5199,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MessagesByMessageIdSummary: {
@@ -4712,6 +5222,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "force": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description make a new result even when the cached one is fresh and was made by the configured engine */
                     force?: boolean;
@@ -4719,7 +5234,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4749,16 +5264,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MessagesByMessageIdExtractions: {
@@ -4772,7 +5287,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4852,13 +5367,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MessagesByMessageIdExtractions: {
@@ -4875,6 +5390,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "force": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description make a new result even when the cached one is fresh and was made by the configured engine */
                     force?: boolean;
@@ -4882,7 +5402,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4962,16 +5482,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1ThreadsByThreadIdDigest: {
@@ -4985,7 +5505,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4999,7 +5519,7 @@ export interface operations {
                             name: string | null;
                             /** @enum {string} */
                             role: "self" | "external";
-                            messages: string | number;
+                            messages: number;
                         }[];
                         timeline: {
                             /** Format: uuid */
@@ -5064,13 +5584,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1ThreadsByThreadIdDigest: {
@@ -5087,6 +5607,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "force": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description make a new result even when the cached one is fresh and was made by the configured engine */
                     force?: boolean;
@@ -5094,7 +5619,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5108,7 +5633,7 @@ export interface operations {
                             name: string | null;
                             /** @enum {string} */
                             role: "self" | "external";
-                            messages: string | number;
+                            messages: number;
                         }[];
                         timeline: {
                             /** Format: uuid */
@@ -5173,19 +5698,19 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "getV1Sender-profilesByProfileIdIntelligence": {
+    getV1SenderProfilesByProfileIdIntelligence: {
         parameters: {
             query?: never;
             header?: never;
@@ -5196,7 +5721,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5210,11 +5735,11 @@ export interface operations {
                         /** @enum {string} */
                         disposition: "neutral" | "trusted" | "blocked";
                         volume: {
-                            inbound: string | number;
-                            last_7_days: string | number;
-                            last_30_days: string | number;
+                            inbound: number;
+                            last_7_days: number;
+                            last_30_days: number;
                             /** @description messages the account's mailboxes sent to this address */
-                            outbound_to: string | number;
+                            outbound_to: number;
                         };
                         /**
                          * Format: date-time
@@ -5227,29 +5752,29 @@ export interface operations {
                          */
                         last_seen_at: string | null;
                         /** @description conversations the sender wrote in */
-                        threads: string | number;
+                        threads: number;
                         /** @description of those, the ones a mailbox answered after the sender wrote */
-                        replied_threads: string | number;
+                        replied_threads: number;
                         /** @description replied_threads / threads; null with no threads */
                         reply_rate: number | null;
                         triage: {
-                            [key: string]: string | number;
+                            [key: string]: number;
                         };
                         risk: {
-                            [key: string]: string | number;
+                            [key: string]: number;
                         };
                         signals: {
-                            [key: string]: string | number;
+                            [key: string]: number;
                         };
                         authentication: {
                             spf: {
-                                [key: string]: string | number;
+                                [key: string]: number;
                             };
                             dkim: {
-                                [key: string]: string | number;
+                                [key: string]: number;
                             };
                             dmarc: {
-                                [key: string]: string | number;
+                                [key: string]: number;
                             };
                         };
                         assessment: string;
@@ -5274,16 +5799,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "postV1Sender-profilesByProfileIdIntelligence": {
+    postV1SenderProfilesByProfileIdIntelligence: {
         parameters: {
             query?: never;
             header?: {
@@ -5297,6 +5822,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "force": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description make a new result even when the cached one is fresh and was made by the configured engine */
                     force?: boolean;
@@ -5304,7 +5834,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5318,11 +5848,11 @@ export interface operations {
                         /** @enum {string} */
                         disposition: "neutral" | "trusted" | "blocked";
                         volume: {
-                            inbound: string | number;
-                            last_7_days: string | number;
-                            last_30_days: string | number;
+                            inbound: number;
+                            last_7_days: number;
+                            last_30_days: number;
                             /** @description messages the account's mailboxes sent to this address */
-                            outbound_to: string | number;
+                            outbound_to: number;
                         };
                         /**
                          * Format: date-time
@@ -5335,29 +5865,29 @@ export interface operations {
                          */
                         last_seen_at: string | null;
                         /** @description conversations the sender wrote in */
-                        threads: string | number;
+                        threads: number;
                         /** @description of those, the ones a mailbox answered after the sender wrote */
-                        replied_threads: string | number;
+                        replied_threads: number;
                         /** @description replied_threads / threads; null with no threads */
                         reply_rate: number | null;
                         triage: {
-                            [key: string]: string | number;
+                            [key: string]: number;
                         };
                         risk: {
-                            [key: string]: string | number;
+                            [key: string]: number;
                         };
                         signals: {
-                            [key: string]: string | number;
+                            [key: string]: number;
                         };
                         authentication: {
                             spf: {
-                                [key: string]: string | number;
+                                [key: string]: number;
                             };
                             dkim: {
-                                [key: string]: string | number;
+                                [key: string]: number;
                             };
                             dmarc: {
-                                [key: string]: string | number;
+                                [key: string]: number;
                             };
                         };
                         assessment: string;
@@ -5382,16 +5912,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdStats: {
@@ -5405,7 +5935,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5420,45 +5950,45 @@ export interface operations {
                          */
                         generated_at: string;
                         messages: {
-                            total: string | number;
+                            total: number;
                             by_direction: {
-                                [key: string]: string | number;
+                                [key: string]: number;
                             };
                             by_status: {
-                                [key: string]: string | number;
+                                [key: string]: number;
                             };
                             by_transport: {
-                                [key: string]: string | number;
+                                [key: string]: number;
                             };
                             by_triage_label: {
-                                [key: string]: string | number;
+                                [key: string]: number;
                             };
                             by_risk_level: {
-                                [key: string]: string | number;
+                                [key: string]: number;
                             };
                             /** @description inbound, not reviewed and not archived */
-                            unreviewed: string | number;
+                            unreviewed: number;
                             /** @description inbound, not yet parsed and assessed */
-                            unprocessed: string | number;
+                            unprocessed: number;
                             /** @description inbound whose processing ended failed (signal processing_failed) */
-                            processing_failed: string | number;
+                            processing_failed: number;
                         };
                         threads: {
-                            total: string | number;
-                            open: string | number;
-                            archived: string | number;
+                            total: number;
+                            open: number;
+                            archived: number;
                         };
-                        drafts: string | number;
+                        drafts: number;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdMetrics: {
@@ -5472,7 +6002,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5501,15 +6031,15 @@ export interface operations {
                                  */
                                 to: string;
                                 totals: {
-                                    inbound: string | number;
-                                    outbound: string | number;
-                                    refused_policy: string | number;
-                                    refused_suppression: string | number;
-                                    refused_rate: string | number;
-                                    webhook_deliveries: string | number;
-                                    webhook_failures: string | number;
+                                    inbound: number;
+                                    outbound: number;
+                                    refused_policy: number;
+                                    refused_suppression: number;
+                                    refused_rate: number;
+                                    webhook_deliveries: number;
+                                    webhook_failures: number;
                                     /** @description median milliseconds from arrival to processed; null with no processed inbound mail */
-                                    processing_ms_p50: (string | number) | null;
+                                    processing_ms_p50: number | null;
                                 };
                                 series: {
                                     /**
@@ -5517,15 +6047,15 @@ export interface operations {
                                      * @description UTC, ISO 8601
                                      */
                                     hour: string;
-                                    inbound: string | number;
-                                    outbound: string | number;
-                                    refused_policy: string | number;
-                                    refused_suppression: string | number;
-                                    refused_rate: string | number;
-                                    webhook_deliveries: string | number;
-                                    webhook_failures: string | number;
+                                    inbound: number;
+                                    outbound: number;
+                                    refused_policy: number;
+                                    refused_suppression: number;
+                                    refused_rate: number;
+                                    webhook_deliveries: number;
+                                    webhook_failures: number;
                                     /** @description median milliseconds from arrival to processed; null with no processed inbound mail */
-                                    processing_ms_p50: (string | number) | null;
+                                    processing_ms_p50: number | null;
                                 }[];
                             };
                             "7d": {
@@ -5542,15 +6072,15 @@ export interface operations {
                                  */
                                 to: string;
                                 totals: {
-                                    inbound: string | number;
-                                    outbound: string | number;
-                                    refused_policy: string | number;
-                                    refused_suppression: string | number;
-                                    refused_rate: string | number;
-                                    webhook_deliveries: string | number;
-                                    webhook_failures: string | number;
+                                    inbound: number;
+                                    outbound: number;
+                                    refused_policy: number;
+                                    refused_suppression: number;
+                                    refused_rate: number;
+                                    webhook_deliveries: number;
+                                    webhook_failures: number;
                                     /** @description median milliseconds from arrival to processed; null with no processed inbound mail */
-                                    processing_ms_p50: (string | number) | null;
+                                    processing_ms_p50: number | null;
                                 };
                                 series: {
                                     /**
@@ -5558,28 +6088,28 @@ export interface operations {
                                      * @description UTC, ISO 8601
                                      */
                                     hour: string;
-                                    inbound: string | number;
-                                    outbound: string | number;
-                                    refused_policy: string | number;
-                                    refused_suppression: string | number;
-                                    refused_rate: string | number;
-                                    webhook_deliveries: string | number;
-                                    webhook_failures: string | number;
+                                    inbound: number;
+                                    outbound: number;
+                                    refused_policy: number;
+                                    refused_suppression: number;
+                                    refused_rate: number;
+                                    webhook_deliveries: number;
+                                    webhook_failures: number;
                                     /** @description median milliseconds from arrival to processed; null with no processed inbound mail */
-                                    processing_ms_p50: (string | number) | null;
+                                    processing_ms_p50: number | null;
                                 }[];
                             };
                         };
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdWebhooks: {
@@ -5593,7 +6123,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5611,7 +6141,7 @@ export interface operations {
                             status: "active" | "degraded";
                             enabled: boolean;
                             /** @description failed attempts since the last success; 5 or more is `degraded` */
-                            consecutive_failures: string | number;
+                            consecutive_failures: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -5626,13 +6156,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MailboxesByMailboxIdWebhooks: {
@@ -5649,6 +6179,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/mailroom",
+                 *       "events": [
+                 *         "message.received",
+                 *         "message.processed"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description http(s) URL; private, loopback and link-local targets are refused unless ALLOW_PRIVATE_WEBHOOK_TARGETS */
                     url: string;
@@ -5657,7 +6196,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5675,7 +6214,7 @@ export interface operations {
                             status: "active" | "degraded";
                             enabled: boolean;
                             /** @description failed attempts since the last success; 5 or more is `degraded` */
-                            consecutive_failures: string | number;
+                            consecutive_failures: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -5694,16 +6233,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused.webhook_endpoint_limit"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1WebhooksByEndpointId: {
@@ -5717,7 +6256,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5735,7 +6274,7 @@ export interface operations {
                             status: "active" | "degraded";
                             enabled: boolean;
                             /** @description failed attempts since the last success; 5 or more is `degraded` */
-                            consecutive_failures: string | number;
+                            consecutive_failures: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -5750,13 +6289,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     deleteV1WebhooksByEndpointId: {
@@ -5773,7 +6312,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5791,7 +6330,7 @@ export interface operations {
                             status: "active" | "degraded";
                             enabled: boolean;
                             /** @description failed attempts since the last success; 5 or more is `degraded` */
-                            consecutive_failures: string | number;
+                            consecutive_failures: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -5806,14 +6345,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     patchV1WebhooksByEndpointId: {
@@ -5830,6 +6371,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description http(s) URL; private, loopback and link-local targets are refused unless ALLOW_PRIVATE_WEBHOOK_TARGETS */
                     url?: string;
@@ -5839,7 +6385,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5857,7 +6403,7 @@ export interface operations {
                             status: "active" | "degraded";
                             enabled: boolean;
                             /** @description failed attempts since the last success; 5 or more is `degraded` */
-                            consecutive_failures: string | number;
+                            consecutive_failures: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -5872,22 +6418,22 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1WebhooksByEndpointIdDeliveries: {
         parameters: {
             query?: {
-                limit?: string | number;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -5897,7 +6443,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5918,14 +6464,14 @@ export interface operations {
                             /** Format: uuid */
                             endpoint_id: string;
                             /** @description 1 for the first request of the delivery, then 2, 3… (replays included) */
-                            attempt: string | number;
+                            attempt: number;
                             /** @enum {string} */
                             trigger: "scheduled" | "replay";
                             url: string;
-                            status_code: (string | number) | null;
+                            status_code: number | null;
                             /** @description at most 4 KiB */
                             response_body: string | null;
-                            duration_ms: string | number;
+                            duration_ms: number;
                             success: boolean;
                             error: string | null;
                             /**
@@ -5942,16 +6488,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "postV1WebhooksByEndpointIdRotate-secret": {
+    postV1WebhooksByEndpointIdRotateSecret: {
         parameters: {
             query?: never;
             header?: {
@@ -5965,7 +6511,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5983,7 +6529,7 @@ export interface operations {
                             status: "active" | "degraded";
                             enabled: boolean;
                             /** @description failed attempts since the last success; 5 or more is `degraded` */
-                            consecutive_failures: string | number;
+                            consecutive_failures: number;
                             /**
                              * Format: date-time
                              * @description UTC, ISO 8601
@@ -6002,14 +6548,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1WebhooksByEndpointIdDeliveriesByDeliveryIdReplay: {
@@ -6027,7 +6575,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6048,14 +6596,14 @@ export interface operations {
                             /** Format: uuid */
                             endpoint_id: string;
                             /** @description 1 for the first request of the delivery, then 2, 3… (replays included) */
-                            attempt: string | number;
+                            attempt: number;
                             /** @enum {string} */
                             trigger: "scheduled" | "replay";
                             url: string;
-                            status_code: (string | number) | null;
+                            status_code: number | null;
                             /** @description at most 4 KiB */
                             response_body: string | null;
-                            duration_ms: string | number;
+                            duration_ms: number;
                             success: boolean;
                             error: string | null;
                             /**
@@ -6072,17 +6620,19 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "postV1WebhooksByEndpointIdReplay-failed": {
+    postV1WebhooksByEndpointIdReplayFailed: {
         parameters: {
             query?: never;
             header?: {
@@ -6096,6 +6646,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "since": "2026-01-15T00:00:00.000Z"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * Format: date-time
@@ -6106,7 +6661,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 202 */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -6114,20 +6669,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description failed deliveries put back on a fresh retry schedule */
-                        replayed: string | number;
+                        replayed: number;
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdEvents: {
@@ -6154,21 +6709,13 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            /** @description The service is shutting down (`service_unavailable`); see Retry-After */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdActions: {
@@ -6182,7 +6729,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6217,13 +6764,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     postV1MailboxesByMailboxIdActions: {
@@ -6240,6 +6787,38 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "create_ticket",
+                 *       "description": "Open a support ticket",
+                 *       "parameter_schema": {
+                 *         "type": "object",
+                 *         "required": [
+                 *           "title"
+                 *         ],
+                 *         "properties": {
+                 *           "title": {
+                 *             "type": "string",
+                 *             "maxLength": 200
+                 *           },
+                 *           "priority": {
+                 *             "enum": [
+                 *               "low",
+                 *               "high"
+                 *             ]
+                 *           }
+                 *         }
+                 *       },
+                 *       "response_schema": {
+                 *         "type": "object",
+                 *         "properties": {
+                 *           "ticket_id": {
+                 *             "type": "string"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description a lowercase letter, then lowercase letters, digits, _ or - */
                     name: string;
@@ -6265,7 +6844,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6300,16 +6879,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.action_exists.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdActionsByActionName: {
@@ -6324,7 +6903,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6359,13 +6938,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     putV1MailboxesByMailboxIdActionsByActionName: {
@@ -6383,6 +6962,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Open a support ticket (title required)",
+                 *       "enabled": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description if given, must equal the name in the path (actions are not renamed) */
                     name?: string;
@@ -6408,7 +6993,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6443,16 +7028,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     deleteV1MailboxesByMailboxIdActionsByActionName: {
@@ -6470,7 +7055,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6505,14 +7090,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdAutopilot: {
@@ -6526,7 +7113,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6548,13 +7135,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     putV1MailboxesByMailboxIdAutopilot: {
@@ -6571,8 +7158,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "mode": "observe",
+                 *       "rules": []
+                 *     }
+                 */
                 "application/json": {
-                    /** @enum {string} */
+                    /** @description observe: record what would happen; enforce: do it */
                     mode?: "observe" | "enforce";
                     /** @description rule objects (README "Autopilot") */
                     rules?: {
@@ -6582,7 +7175,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6604,22 +7197,22 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
     getV1MailboxesByMailboxIdAutopilotDecisions: {
         parameters: {
             query?: {
-                limit?: string | number;
+                limit?: number;
                 message_id?: string;
             };
             header?: never;
@@ -6630,7 +7223,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6658,16 +7251,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "getV1MailboxesByMailboxIdAgent-runtime-binding": {
+    getV1MailboxesByMailboxIdAgentRuntimeBinding: {
         parameters: {
             query?: never;
             header?: never;
@@ -6678,7 +7271,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6717,16 +7310,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "postV1MailboxesByMailboxIdAgent-runtime-binding": {
+    postV1MailboxesByMailboxIdAgentRuntimeBinding: {
         parameters: {
             query?: never;
             header?: {
@@ -6740,14 +7333,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "agentId": "support-bot",
+                 *       "runtimeBaseUrl": "https://agents.example.com/support",
+                 *       "permissionTier": "draft",
+                 *       "policyMode": "draft-first"
+                 *     }
+                 */
                 "application/json": {
                     /** @description required to create */
                     agentId?: string;
                     /** @description required to create; http(s), checked like webhook URLs */
                     runtimeBaseUrl?: string;
-                    /** @enum {string} */
                     permissionTier?: "read-only" | "draft" | "send" | "admin-lite" | "admin";
-                    /** @enum {string} */
                     policyMode?: "draft-first" | "auto-send" | "observe";
                     personaLabel?: string;
                     enabled?: boolean;
@@ -6755,7 +7354,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6794,7 +7393,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -6837,19 +7436,19 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "deleteV1MailboxesByMailboxIdAgent-runtime-binding": {
+    deleteV1MailboxesByMailboxIdAgentRuntimeBinding: {
         parameters: {
             query?: never;
             header?: {
@@ -6863,7 +7462,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6902,17 +7501,19 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "getV1AdminAgent-runtime-bindings": {
+    getV1AdminAgentRuntimeBindings: {
         parameters: {
             query?: never;
             header?: never;
@@ -6921,7 +7522,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6960,18 +7561,17 @@ export interface operations {
                     };
                 };
             };
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "getV1AdminAgent-runtime-events": {
+    getV1AdminAgentRuntimeEvents: {
         parameters: {
             query?: {
-                limit?: string | number;
+                limit?: number;
                 mailboxId?: string;
             };
             header?: never;
@@ -6980,7 +7580,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7011,16 +7611,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "postV1MailboxesByMailboxIdCallback-secret": {
+    postV1MailboxesByMailboxIdCallbackSecret: {
         parameters: {
             query?: never;
             header?: {
@@ -7034,6 +7633,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "rotate": false
+                 *     }
+                 */
                 "application/json": {
                     /** @description replace the secret; it signs every callback attempt from now on, those already queued included */
                     rotate?: boolean;
@@ -7041,7 +7645,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7053,19 +7657,19 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "get.well-knownAgent.json": {
+    getWellKnownAgentJson: {
         parameters: {
             query?: never;
             header?: never;
@@ -7074,7 +7678,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7085,10 +7689,12 @@ export interface operations {
                     };
                 };
             };
-            500: components["responses"]["Error500"];
+            400: components["responses"]["Error400.validation_error"];
+            404: components["responses"]["Error404.not_found"];
+            500: components["responses"]["Error500.internal_error"];
         };
     };
-    "get.well-knownAgent-card.json": {
+    getWellKnownAgentCardJson: {
         parameters: {
             query?: never;
             header?: never;
@@ -7097,7 +7703,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7108,10 +7714,12 @@ export interface operations {
                     };
                 };
             };
-            500: components["responses"]["Error500"];
+            400: components["responses"]["Error400.validation_error"];
+            404: components["responses"]["Error404.not_found"];
+            500: components["responses"]["Error500.internal_error"];
         };
     };
-    "get.agentInboxByMessageId": {
+    getAgentInboxByMessageId: {
         parameters: {
             query?: never;
             header?: never;
@@ -7122,7 +7730,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7190,7 +7798,7 @@ export interface operations {
                              */
                             delivered_at: string | null;
                         } | null;
-                        responses_count: string | number;
+                        responses_count: number;
                         /**
                          * Format: date-time
                          * @description UTC, ISO 8601
@@ -7204,16 +7812,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "get.agentInboxByMessageIdResponses": {
+    getAgentInboxByMessageIdResponses: {
         parameters: {
             query?: never;
             header?: never;
@@ -7224,7 +7832,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Response for status 200 */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7261,16 +7869,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "post.agentInbox": {
+    postAgentInbox: {
         parameters: {
             query?: never;
             header?: {
@@ -7282,6 +7890,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "from": {
+                 *         "agent": "procurement-bot",
+                 *         "on_behalf_of": "Globex Inc.",
+                 *         "callback_url": "https://agents.globex.example/callbacks"
+                 *       },
+                 *       "action": "create_ticket",
+                 *       "parameters": {
+                 *         "title": "Invoice 2291 is missing",
+                 *         "priority": "high"
+                 *       },
+                 *       "subject": "Missing invoice",
+                 *       "thread_id": "globex-2291",
+                 *       "priority": "normal"
+                 *     }
+                 */
                 "application/json": {
                     from?: {
                         /** @description the sending agent's name */
@@ -7303,7 +7928,6 @@ export interface operations {
                     body?: string;
                     /** @description the sender's conversation id; a sender's messages with the same id share a thread */
                     thread_id?: string;
-                    /** @enum {string} */
                     priority?: "low" | "normal" | "high" | "urgent";
                     /** @description kept and returned as given (at most 16 KiB) */
                     metadata?: {
@@ -7313,7 +7937,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7340,7 +7964,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Response for status 202 */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -7352,19 +7976,19 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.schema_validation_failed.unknown_action.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden.mailbox_disabled"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
-    "post.agentInboxByMessageIdRespond": {
+    postAgentInboxByMessageIdRespond: {
         parameters: {
             query?: never;
             header?: {
@@ -7378,6 +8002,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Ticket opened.",
+                 *       "structured_data": {
+                 *         "ticket_id": "T-1042"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     body?: string;
                     /** @description must match the action's response schema */
@@ -7392,7 +8024,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Response for status 201 */
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -7429,7 +8061,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Response for status 202 */
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -7441,16 +8073,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
+            400: components["responses"]["Error400.invalid_json.schema_validation_failed.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            404: components["responses"]["Error404.not_found"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
         };
     };
 }
