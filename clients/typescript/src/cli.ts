@@ -38,7 +38,7 @@ const USAGE = `mailroom <command> [options]
   tail [--since <eventId>]                   follows the mailbox's events live (Ctrl-C ends)
   mcp                                        the MCP server over stdio, for desktop agent clients
 
-Options: --mailbox <id> (default: the key's mailbox), --json, --url <base>, --token <token>
+Options: --mailbox <id> (default: the key's mailbox), --json, --server <base URL>, --token <token>
 Environment: MAILROOM_URL (default http://localhost:3000), MAILROOM_TOKEN`;
 
 const BOOLEAN = new Set(["json", "all", "help"]);
@@ -143,10 +143,10 @@ export async function run(argv: string[], io: Io = stdio, env: Record<string, st
   const json = flags.json === true;
   if (group === "mcp") {
     const { runStdio } = await import("../../../src/mcp/stdio.ts");
-    await runStdio({ ...env, MAILROOM_URL: str(flags.url) ?? env.MAILROOM_URL, MAILROOM_TOKEN: str(flags.token) ?? env.MAILROOM_TOKEN });
+    await runStdio({ ...env, MAILROOM_URL: str(flags.server) ?? env.MAILROOM_URL, MAILROOM_TOKEN: str(flags.token) ?? env.MAILROOM_TOKEN });
     return -1; // keeps serving until stdin closes
   }
-  const mr = new Mailroom({ baseUrl: str(flags.url) ?? env.MAILROOM_URL, token: str(flags.token) ?? env.MAILROOM_TOKEN });
+  const mr = new Mailroom({ baseUrl: str(flags.server) ?? env.MAILROOM_URL, token: str(flags.token) ?? env.MAILROOM_TOKEN });
   const api = mr.api;
   const show = (data: unknown, human: () => string) => io.out(json ? JSON.stringify(data, null, 2) : human());
   const mailbox = async (given?: string): Promise<string> => {
