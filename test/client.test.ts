@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 import { collect, Mailroom, MailroomError, unwrap, verifyWebhook, WebhookVerificationError, type MailboxEvent } from "../clients/typescript/src/index.ts";
 import { renderSchema, SCHEMA_FILE } from "../clients/typescript/scripts/generate.ts";
-import { seedAccount, startTestService, uniqueSlug, type TestService } from "./harness.ts";
+import { seedAccount, startTestService, uniqueSlug, waitFor, type TestService } from "./harness.ts";
 import { rfc822, waitForMessage } from "./mail-support.ts";
 import { startReceiver } from "./webhook-support.ts";
 
@@ -266,7 +266,12 @@ describe("webhooks, verifyWebhook and the event stream", () => {
       expect(() => verifyWebhook(req!.body, { ...req!.headers, "webhook-signature": undefined }, "0".repeat(64))).toThrow(WebhookVerificationError);
       expect(() => verifyWebhook(req!.body, req!.headers, created.signing_secret, { now: () => Date.now() + 10 * 60_000 })).toThrow(/tolerance/);
 
-      const history = await unwrap(admin.api.GET("/v1/webhooks/{endpointId}/deliveries", { params: { path: { endpointId }, query: { limit: 10 } } }));
+      // Attempts are recorded just after the receiver answers (group commit).
+      const history = await waitFor(async () => {
+        const h = await unwrap(admin.api.GET("/v1/webhooks/{endpointId}/deliveries", { params: { path: { endpointId }, query: { limit: 10 } } }));
+        return h.items.length > 0 ? h : undefined;
+      }, "the recorded attempt");
+      expect(history.items[0]!.success).toBe(true);
       const deliveryId = history.items[0]!.delivery_id;
       const replayed = await unwrap(admin.api.POST("/v1/webhooks/{endpointId}/deliveries/{deliveryId}/replay", { params: { path: { endpointId, deliveryId } } }));
       expect(replayed.attempt.trigger).toBe("replay");
