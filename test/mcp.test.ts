@@ -40,9 +40,24 @@ async function inboundMail(to: string, subject: string, body: string) {
 }
 
 describe("MCP over /mcp", () => {
-  test("needs a mailbox key: none is 401, the admin token 403", async () => {
+  test("needs a mailbox key (401 without, 403 for the admin token); anything but JSON-RPC POSTs gets the error envelope", async () => {
     expectError(await t.api("POST", "/mcp", { token: null, body: { jsonrpc: "2.0", id: 1, method: "tools/list" } }), 401, "missing_authorization");
     expectError(await t.api("POST", "/mcp", { body: { jsonrpc: "2.0", id: 1, method: "tools/list" }, headers: { accept: "application/json, text/event-stream" } }), 403, "forbidden");
+    // Stateless: no standalone stream, no session to delete.
+    const get = await t.api("GET", "/mcp", { token: s.agentKey.token, headers: { accept: "text/event-stream" } });
+    expectError(get, 405, "method_not_allowed");
+    expect(get.headers.get("allow")).toBe("POST");
+    expectError(await t.api("DELETE", "/mcp", { token: s.agentKey.token }), 405, "method_not_allowed");
+    // What is not a JSON-RPC message gets the service's envelope, like any other route.
+    for (const body of [{ hello: "world" }, [1, 2], "text", { jsonrpc: "2.0", id: 1 }]) {
+      expectError(await t.api("POST", "/mcp", { token: s.agentKey.token, body }), 400, "validation_error");
+    }
+    expectError(await t.api("POST", "/mcp", { token: s.agentKey.token }), 400, "validation_error");
+    expectError(await t.api("POST", "/mcp", { token: s.agentKey.token, rawBody: "{", headers: { "content-type": "application/json" } }), 400, "invalid_json");
+    expectError(await t.api("POST", "/mcp", { token: s.agentKey.token, rawBody: "x", headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type");
+    // Without the Accept header the SDK's transport wants, a plain JSON client still gets its answer.
+    const plain = await t.api("POST", "/mcp", { token: s.agentKey.token, body: { jsonrpc: "2.0", id: 7, method: "ping" } });
+    expect({ status: plain.status, body: plain.body }).toEqual({ status: 200, body: { jsonrpc: "2.0", id: 7, result: {} } });
   });
 
   test("lists every tool with input and output schemas", async () => {

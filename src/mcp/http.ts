@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
+import { AppError, validationError } from "../errors.ts";
 import { toolContext } from "./context.ts";
 import { createMcpServer } from "./tools.ts";
 
@@ -13,15 +14,30 @@ const IN_PROCESS = "http://mailroom.internal";
  * Authorization header, so the API's auth, tier, policy, suppressions, idempotency and rate
  * limits apply exactly as they do over HTTP.
  */
+const notOffered = () => {
+  throw new AppError("method_not_allowed", "this MCP server is stateless: POST JSON-RPC messages to /mcp", { allowed: ["POST"] }, { Allow: "POST" });
+};
+
 export function mcpRoutes(handle: (request: Request) => Promise<Response>, info: { version: string }) {
   const serve = async ({ request, body }: { request: Request; body: unknown }) => {
     const authorization = request.headers.get("authorization") ?? "";
     const ctx = await toolContext({ baseUrl: IN_PROCESS, token: authorization.replace(/^Bearer[ \t]+/i, "").trim(), fetch: handle, retries: 0 });
+    if (body === undefined || body === null) throw validationError("body: a JSON-RPC message is required", [{ path: "body", message: "a JSON-RPC message is required" }]);
     const server = createMcpServer(ctx, info);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request, { parsedBody: body ?? undefined });
+      // The pipeline has read the body as JSON already (any other media type is its 415), and
+      // the answer is always JSON: the transport's own Accept and Content-Type checks have
+      // nothing left to decide.
+      const headers = new Headers(request.headers);
+      headers.set("accept", "application/json, text/event-stream");
+      headers.set("content-type", "application/json");
+      const response = await transport.handleRequest(new Request(request.url, { method: "POST", headers, signal: request.signal }), { parsedBody: body });
+      if (response.status < 400) return response;
+      // A message that is not JSON-RPC: the service's envelope, with the JSON-RPC error inside.
+      const rpc = (await response.json().catch(() => ({}))) as { error?: { code?: number; message?: string } };
+      throw new AppError("validation_error", `body: ${rpc.error?.message ?? "not a JSON-RPC message"}`, { fields: [{ path: "body", message: "is not a valid JSON-RPC message" }], jsonrpc_error: rpc.error ?? null });
     } finally {
       // JSON answers are complete when handleRequest resolves; the per-request server goes with it.
       void server.close();
@@ -31,6 +47,7 @@ export function mcpRoutes(handle: (request: Request) => Promise<Response>, info:
   const detail = (summary: string) => ({ summary, hide: true });
   return new Elysia({ name: "mcp" })
     .post("/mcp", serve, { detail: detail("MCP (Streamable HTTP)") })
-    .get("/mcp", serve, { detail: detail("MCP server-sent stream (not offered: 405)") })
-    .delete("/mcp", serve, { detail: detail("MCP session end (stateless: 405)") });
+    // Stateless: no server-initiated stream to open and no session to end (the MCP spec's 405).
+    .get("/mcp", notOffered, { detail: detail("MCP server-sent stream (not offered: 405)") })
+    .delete("/mcp", notOffered, { detail: detail("MCP session end (stateless: 405)") });
 }
