@@ -19,7 +19,10 @@ const notOffered = () => {
 };
 
 export function mcpRoutes(handle: (request: Request) => Promise<Response>, info: { version: string }) {
-  const serve = async ({ request, body }: { request: Request; body: unknown }) => {
+  const serve = async ({ request, body, server: http }: { request: Request; body: unknown; server?: { timeout?: (request: Request, seconds: number) => void } | null }) => {
+    // A tool may hold the answer for minutes (wait_for_message), longer than the listener's
+    // idle timeout; the caller is authenticated and every tool bounds its own time.
+    http?.timeout?.(request, 0);
     const authorization = request.headers.get("authorization") ?? "";
     const ctx = await toolContext({ baseUrl: IN_PROCESS, token: authorization.replace(/^Bearer[ \t]+/i, "").trim(), fetch: handle, retries: 0 });
     if (body === undefined || body === null) throw validationError("body: a JSON-RPC message is required", [{ path: "body", message: "a JSON-RPC message is required" }]);
