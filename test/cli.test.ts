@@ -14,7 +14,7 @@ let s: Awaited<ReturnType<typeof seedAccount>>;
 beforeAll(async () => {
   t = await startTestService();
   s = await seedAccount(t);
-});
+}, 180_000);
 afterAll(() => t.stop());
 
 interface Run {

@@ -18,7 +18,7 @@ beforeAll(async () => {
   admin = new Mailroom({ baseUrl: t.url, token: t.admin });
   s = await seedAccount(t);
   agent = new Mailroom({ baseUrl: t.url, token: s.agentKey.token });
-});
+}, 180_000);
 afterAll(() => t.stop());
 
 const code = async (p: Promise<unknown>): Promise<string> => {
@@ -316,3 +316,4 @@ describe("webhooks, verifyWebhook and the event stream", () => {
     expect(await code(collect(key.events(s.agent.id, { reconnect: false }), 1))).toBe("forbidden");
   });
 });
+

@@ -18,7 +18,7 @@ const clients: Client[] = [];
 beforeAll(async () => {
   t = await startTestService();
   s = await seedAccount(t);
-});
+}, 180_000);
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => {});
   await t.stop();

@@ -104,6 +104,8 @@ export async function* sseMessages(body: ReadableStream<Uint8Array>): AsyncGener
       buffer += decoder.decode(value, { stream: true });
       let newline: number;
       while ((newline = buffer.search(/\r\n|\r|\n/)) >= 0) {
+        // A CR that ends the chunk may be the first half of a CRLF split across chunks.
+        if (newline === buffer.length - 1 && buffer.endsWith("\r")) break;
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + (buffer.startsWith("\r\n", newline) ? 2 : 1));
         if (line === "") {
