@@ -432,7 +432,9 @@ describe("GET /v1/mailboxes/:mailboxId/events", () => {
     const names = op.parameters.map((p: any) => `${p.in}:${p.name}`);
     expect(names).toContain("query:since");
     expect(names).toContain("header:last-event-id");
-    expect(op.responses["503"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+    const unavailable = res.body.components.responses[op.responses["503"].$ref.split("/").pop()];
+    expect(unavailable.content["application/json"].schema.allOf[0]).toEqual({ $ref: "#/components/schemas/Error" });
+    expect(unavailable.content["application/json"].schema.allOf[1].properties.error.properties.code.enum).toEqual(["service_unavailable"]);
     const result = await new Validator().validate(structuredClone(res.body));
     if (!result.valid) console.error(JSON.stringify(result.errors, null, 2));
     expect(result.valid).toBe(true);

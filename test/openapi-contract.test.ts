@@ -5,8 +5,10 @@
  * and /docs needs no network.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Document, Spectral } from "@stoplight/spectral-core";
 import * as Parsers from "@stoplight/spectral-parsers";
@@ -14,6 +16,7 @@ import { oas } from "@stoplight/spectral-rulesets";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import openapiTS, { astToString } from "openapi-typescript";
+import ts from "typescript";
 import { ERROR_STATUS, type ErrorCode } from "../src/errors.ts";
 import { createHttpApp } from "../src/http/app.ts";
 import { routeBodies } from "../src/http/body.ts";
@@ -246,6 +249,9 @@ describe("the service answers as documented", () => {
     expectDocumented("POST", "/v1/accounts", await t.api("POST", "/v1/accounts", { rawBody: "{", headers: { "content-type": "application/json" } }));
     expectDocumented("POST", "/v1/accounts", await t.api("POST", "/v1/accounts", { token: null, body: {} }));
     expectDocumented("GET", "/v1/accounts/:accountId", await t.api("GET", `/v1/accounts/${crypto.randomUUID()}`));
+    // Every route refuses NUL in a query value, declared parameter or not.
+    expectDocumented("GET", "/health", await t.api("GET", "/health?x=%00", { token: null }));
+    expectDocumented("GET", "/v1/admin/agent-runtime-bindings", await t.api("GET", "/v1/admin/agent-runtime-bindings?x=%00"));
     const seeded = await seedAccount(t);
     expectDocumented("GET", "/v1/mailboxes/:mailboxId/drafts", await t.api("GET", `/v1/mailboxes/${seeded.primary.id}/drafts?page=2&limit=5`));
     expectDocumented("GET", "/v1/mailboxes/:mailboxId/policy", await t.api("GET", `/v1/mailboxes/${seeded.primary.id}/policy`, { token: seeded.agentKey.token }));
@@ -297,6 +303,48 @@ describe("a typed client generated from the document", () => {
     expect(ts).not.toMatch(/total: string \| number/);
     const list = ts.slice(ts.indexOf("    getV1MailboxesByMailboxIdDrafts: {"));
     expect(list.slice(0, list.indexOf("    }\n"))).toMatch(/page\?: number;/);
+  });
+
+  test("an openapi-fetch client over those types takes a right body and refuses a wrong one at compile time", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mailroom-client-"));
+    try {
+      writeFileSync(join(dir, "schema.ts"), astToString(await openapiTS(structuredClone(doc))));
+      writeFileSync(
+        join(dir, "use.ts"),
+        `import createClient from "openapi-fetch";
+import type { paths } from "./schema";
+const client = createClient<paths>({ baseUrl: "http://127.0.0.1:1" });
+export async function create(): Promise<string> {
+  const { data, error } = await client.POST("/v1/accounts", { body: { slug: "acme", displayName: "Acme" } });
+  if (error) return error.error.code;
+  const drafts = await client.GET("/v1/mailboxes/{mailboxId}/drafts", { params: { path: { mailboxId: data.account.id }, query: { page: 2 } } });
+  const total: number | undefined = drafts.data?.total;
+  return \`\${data.primary_mailbox.email_address} \${total}\`;
+}
+export async function wrong() {
+  // @ts-expect-error displayName is required
+  await client.POST("/v1/accounts", { body: { slug: "acme" } });
+  // @ts-expect-error page is a number
+  await client.GET("/v1/mailboxes/{mailboxId}/drafts", { params: { path: { mailboxId: "x" }, query: { page: "2" } } });
+}
+`,
+      );
+      const root = join(import.meta.dir, "..");
+      const program = ts.createProgram([join(dir, "use.ts")], {
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        module: ts.ModuleKind.ESNext,
+        moduleResolution: ts.ModuleResolutionKind.Bundler,
+        target: ts.ScriptTarget.ES2022,
+        types: [],
+        paths: { "openapi-fetch": [join(root, "node_modules/openapi-fetch")] },
+      });
+      const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      expect(problems).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -114,7 +114,7 @@ export function buildOpenApiDocument(routes: readonly RouteLike[], app: unknown,
     const op = paths[openapiPath(route.path)]?.[route.method.toLowerCase()];
     if (!op) continue;
     // Parameters and responses as generated, with Elysia's coercion unions taken out.
-    if (op.parameters) op.parameters = plainIntegers(op.parameters) as Parameter[];
+    if (op.parameters) op.parameters = (plainIntegers(op.parameters) as Parameter[]).map(described);
     if (op.responses) op.responses = plainIntegers(op.responses) as Record<string, unknown>;
     const body = bodies.get(`${route.method} ${route.path}`);
     if (body?.schema) {
@@ -137,7 +137,7 @@ export function buildOpenApiDocument(routes: readonly RouteLike[], app: unknown,
         "Mailboxes for software agents: email, an agent-to-agent protocol and signed webhooks behind one HTTP API. Every error uses the envelope `{error:{code,message,details}}`; each operation lists, per status, the codes it can answer with.",
     },
     servers: [{ url: "/", description: "This service: the origin the document was fetched from." }],
-    tags: [...usedTags].sort().map((name) => ({ name, description: TAGS[name] ?? "" })),
+    tags: [...usedTags].sort((a, b) => a.localeCompare(b)).map((name) => ({ name, description: TAGS[name] ?? "" })),
     paths,
     components: {
       schemas: { ...(plainIntegers(components.schemas) as Record<string, unknown>), Error: ERROR_SCHEMA },
@@ -157,14 +157,13 @@ function decorate(op: Operation, route: RouteLike, errorResponses: Record<string
   else if (rule.level === "mailbox" || rule.level === "key") op.security = [{ adminToken: [] }, { mailboxKey: [] }];
   else op.security = [];
   if (method !== "GET") (op.parameters ??= []).push(IDEMPOTENCY_KEY);
-  const takesInput = (op.parameters?.length ?? 0) > 0 || op.requestBody !== undefined;
   const responses = (op.responses ??= {});
   for (const [status, response] of Object.entries(responses)) {
     const r = response as { description?: string };
     if (r.description === `Response for status ${status}`) r.description = SUCCESS_TEXT[status] ?? r.description;
   }
   // One shared response per status and set of codes, named for them.
-  for (const [status, codes] of routeErrors({ method, path: route.path, takesInput })) {
+  for (const [status, codes] of routeErrors({ method, path: route.path })) {
     const name = `Error${status}.${codes.join(".")}`;
     errorResponses[name] ??= errorResponse(status, codes);
     responses[status] = { $ref: `#/components/responses/${name}` };
@@ -185,12 +184,32 @@ function errorResponse(status: string, codes: string[]) {
         schema: {
           allOf: [
             { $ref: "#/components/schemas/Error" },
-            { type: "object", properties: { error: { type: "object", properties: { code: { type: "string", enum: codes } } } } },
+            { type: "object", required: ["error"], properties: { error: { type: "object", required: ["code"], properties: { code: { type: "string", enum: codes } } } } },
           ],
         },
       },
     },
   };
+}
+
+/**
+ * A parameter's description: its schema's, else one made from its name (`mailboxId` → "The
+ * mailbox's id.", a query filter → "Only items with this status.").
+ */
+function described(p: Parameter): Parameter {
+  if (p.description) return p;
+  const own = (p.schema as { description?: string } | undefined)?.description;
+  const words = p.name.replace(/([A-Z])/g, " $1").replace(/_/g, " ").toLowerCase().trim().split(" ");
+  const last = words.pop()!;
+  const made =
+    p.in === "path"
+      ? `The ${words.join(" ")}${words.length ? "'s " : ""}${last}.`
+      : p.name === "page"
+        ? "Page number, from 1."
+        : p.name === "limit"
+          ? "At most this many items."
+          : `Only items with this ${[...words, last].join(" ")}.`;
+  return { ...p, description: own ? `${own[0]!.toUpperCase()}${own.slice(1)}${own.endsWith(".") ? "" : "."}` : made };
 }
 
 /** `postV1MailboxesByMailboxIdApi-keys` → `postV1MailboxesByMailboxIdApiKeys`: usable as a name in any client language. */

@@ -14,8 +14,6 @@ export interface RouteShape {
   method: string;
   /** Elysia's form: /v1/mailboxes/:mailboxId */
   path: string;
-  /** Path parameters, query parameters or a body schema: validated before the handler runs. */
-  takesInput: boolean;
 }
 
 interface Trait {
@@ -31,12 +29,13 @@ const onProtocolHost = (r: RouteShape) => r.path.startsWith("/.agent/") || r.pat
 
 const TRAITS: readonly Trait[] = [
   { why: "any fault the service did not foresee", applies: () => true, codes: ["internal_error"] },
+  // Path and query are checked on every route, declared or not: NUL or broken percent-encoding is refused.
+  { why: "path, query and body are checked against the route's schemas and for text PostgreSQL can store", applies: () => true, codes: ["validation_error"] },
   {
     why: "the pipeline authenticates every non-public route and counts a key's calls (README 'Authentication', 'Rate limit'); the mailbox actor may be too busy to start the command, or the node stopping",
     applies: authenticated,
     codes: ["missing_authorization", "invalid_authorization", "invalid_token", "forbidden", "rate_limit_exceeded", "service_unavailable"],
   },
-  { why: "path, query and body are checked against the route's schemas", applies: (r) => r.takesInput, codes: ["validation_error"] },
   { why: "a path parameter names a resource that may not exist", applies: (r) => r.path.includes("/:"), codes: ["not_found"] },
   {
     why: "every POST, PUT, PATCH and DELETE reads its body, bounded, as JSON (README 'Request bodies'); large ones are parsed in a worker that may not answer in time",
