@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { collect, sseMessages, verifyWebhook, WebhookVerificationError } from "../clients/typescript/src/index.ts";
+import { collect, isMailroomError, MailroomError, sseMessages, verifyWebhook, WebhookVerificationError, type ErrorCode } from "../clients/typescript/src/index.ts";
 import { deliveryHeaders } from "../src/webhooks/signing.ts";
 
 /** The client's helpers on inputs made here: the signing code the service uses, SSE bytes. */
@@ -37,5 +37,17 @@ describe("client helpers", () => {
       },
     });
     expect(await collect(sseMessages(stream))).toEqual([{ retry: 1500 }, { id: "1", event: "a", data: '{"x":\n1}' }, { event: "gap", data: "{}" }]);
+  });
+
+  test("error codes are typed from the document's error responses (checked by tsc)", () => {
+    const known: ErrorCode[] = ["address_suppressed", "outbound_disabled", "idempotency_key_reused", "rate_limit_exceeded"];
+    // @ts-expect-error not a code the document declares
+    const unknown: ErrorCode = "no_such_code";
+    const err = new MailroomError({ status: 403, code: "outbound_disabled", message: "sending is off" });
+    expect(isMailroomError(err, "outbound_disabled")).toBe(true);
+    expect(isMailroomError(err, "forbidden")).toBe(false);
+    expect(isMailroomError(new Error("x"))).toBe(false);
+    expect(known).toHaveLength(4);
+    expect(unknown).toBe("no_such_code");
   });
 });

@@ -32,7 +32,11 @@ async function httpClient(token: string): Promise<Client> {
 }
 
 const text = (r: any): string => (r.content ?? []).map((c: any) => c.text ?? "").join("\n");
-const call = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args })) as any;
+const called = new Set<string>();
+const call = async (c: Client, name: string, args: Record<string, unknown> = {}) => {
+  called.add(name);
+  return (await c.callTool({ name, arguments: args })) as any;
+};
 
 async function inboundMail(to: string, subject: string, body: string) {
   const raw = rfc822({ From: "Alice <alice@example.com>", To: to, Subject: subject, "Message-ID": `<${crypto.randomUUID()}@example.com>`, Date: new Date().toUTCString() }, body);
@@ -238,6 +242,12 @@ describe("MCP over /mcp", () => {
     // Resuming after it: nothing more comes within a second.
     const none = await call(c, "wait_for_message", { timeout_seconds: 1, after_event_id: got.structuredContent.last_event_id });
     expect(none.structuredContent).toMatchObject({ timed_out: true, message: null });
+  });
+});
+
+describe("MCP over /mcp, all of it", () => {
+  test("every tool was called above", () => {
+    expect([...called].sort()).toEqual(Object.keys(TOOLS).sort());
   });
 });
 

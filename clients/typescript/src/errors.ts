@@ -1,15 +1,23 @@
+import type { components } from "./schema.d.ts";
+
+type Responses = components["responses"];
+/** Every error code the OpenAPI document declares (its error responses enumerate them per status). */
+export type ErrorCode = {
+  [K in keyof Responses]: Responses[K] extends { content: { "application/json": { error: { code: infer C } } } } ? C : never;
+}[keyof Responses];
+
 /** An error answer of the API: the envelope's code, message and details, with the HTTP status. */
 export class MailroomError extends Error {
   override readonly name = "MailroomError";
   readonly status: number;
-  /** The envelope's stable code (`validation_error`, `address_suppressed`, `outbound_disabled`, …). */
-  readonly code: string;
+  /** The envelope's stable code (`validation_error`, `address_suppressed`, `outbound_disabled`, …); `http_<status>` for an answer without the envelope. */
+  readonly code: ErrorCode | (string & {});
   readonly details: Record<string, unknown>;
   readonly requestId: string | null;
   /** Seconds from Retry-After, when the answer carried one. */
   readonly retryAfter: number | null;
 
-  constructor(init: { status: number; code: string; message: string; details?: Record<string, unknown>; requestId?: string | null; retryAfter?: number | null }) {
+  constructor(init: { status: number; code: ErrorCode | (string & {}); message: string; details?: Record<string, unknown>; requestId?: string | null; retryAfter?: number | null }) {
     super(init.message);
     this.status = init.status;
     this.code = init.code;
@@ -32,6 +40,9 @@ export class MailroomError extends Error {
     });
   }
 }
+
+/** Narrows an unknown error to a MailroomError, of one code when given. */
+export const isMailroomError = (err: unknown, code?: ErrorCode): err is MailroomError => err instanceof MailroomError && (code === undefined || err.code === code);
 
 /** A webhook whose signature, timestamp or headers do not check out. */
 export class WebhookVerificationError extends Error {

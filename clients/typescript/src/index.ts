@@ -4,7 +4,7 @@ import { paginate } from "./pagination.ts";
 import type { paths } from "./schema.d.ts";
 
 export { createApi, unwrap, type Fetch, type MailroomApi, type MailroomClientOptions } from "./client.ts";
-export { MailroomError, WebhookVerificationError } from "./errors.ts";
+export { isMailroomError, MailroomError, WebhookVerificationError, type ErrorCode } from "./errors.ts";
 export { mailboxEvents, sseMessages, type EventGap, type EventStreamOptions, type MailboxEvent } from "./events.ts";
 export { collect, paginate, type Page } from "./pagination.ts";
 export { verifyWebhook, type HeaderSource, type VerifiedWebhook, type VerifyOptions } from "./webhooks.ts";

@@ -1432,9 +1432,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "invalid_json" | "invalid_reply_token" | "validation_error";
+                        code: "invalid_json" | "invalid_reply_token" | "validation_error";
                     };
                 };
             };
@@ -1451,9 +1451,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "invalid_json" | "reply_not_supported" | "validation_error";
+                        code: "invalid_json" | "reply_not_supported" | "validation_error";
                     };
                 };
             };
@@ -1471,9 +1471,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "invalid_json" | "schema_validation_failed" | "unknown_action" | "validation_error";
+                        code: "invalid_json" | "schema_validation_failed" | "unknown_action" | "validation_error";
                     };
                 };
             };
@@ -1490,9 +1490,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "invalid_json" | "schema_validation_failed" | "validation_error";
+                        code: "invalid_json" | "schema_validation_failed" | "validation_error";
                     };
                 };
             };
@@ -1508,9 +1508,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "invalid_json" | "validation_error";
+                        code: "invalid_json" | "validation_error";
                     };
                 };
             };
@@ -1525,9 +1525,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "validation_error";
+                        code: "validation_error";
                     };
                 };
             };
@@ -1544,9 +1544,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "invalid_authorization" | "invalid_token" | "missing_authorization";
+                        code: "invalid_authorization" | "invalid_token" | "missing_authorization";
                     };
                 };
             };
@@ -1564,9 +1564,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "approval_required" | "forbidden" | "mailbox_disabled" | "outbound_disabled";
+                        code: "approval_required" | "forbidden" | "mailbox_disabled" | "outbound_disabled";
                     };
                 };
             };
@@ -1581,9 +1581,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "forbidden";
+                        code: "forbidden";
                     };
                 };
             };
@@ -1599,9 +1599,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "forbidden" | "mailbox_disabled";
+                        code: "forbidden" | "mailbox_disabled";
                     };
                 };
             };
@@ -1618,9 +1618,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "forbidden" | "mailbox_disabled" | "outbound_disabled";
+                        code: "forbidden" | "mailbox_disabled" | "outbound_disabled";
                     };
                 };
             };
@@ -1635,9 +1635,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "not_found";
+                        code: "not_found";
                     };
                 };
             };
@@ -1656,9 +1656,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "action_exists" | "idempotency_key_in_use" | "idempotency_key_reused";
+                        code: "action_exists" | "idempotency_key_in_use" | "idempotency_key_reused";
                     };
                 };
             };
@@ -1677,9 +1677,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "address_suppressed" | "idempotency_key_in_use" | "idempotency_key_reused";
+                        code: "address_suppressed" | "idempotency_key_in_use" | "idempotency_key_reused";
                     };
                 };
             };
@@ -1697,9 +1697,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "idempotency_key_in_use" | "idempotency_key_reused";
+                        code: "idempotency_key_in_use" | "idempotency_key_reused";
                     };
                 };
             };
@@ -1718,9 +1718,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "idempotency_key_in_use" | "idempotency_key_reused" | "label_exists";
+                        code: "idempotency_key_in_use" | "idempotency_key_reused" | "label_exists";
                     };
                 };
             };
@@ -1739,9 +1739,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "idempotency_key_in_use" | "idempotency_key_reused" | "slug_taken";
+                        code: "idempotency_key_in_use" | "idempotency_key_reused" | "slug_taken";
                     };
                 };
             };
@@ -1760,9 +1760,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "idempotency_key_in_use" | "idempotency_key_reused" | "webhook_endpoint_limit";
+                        code: "idempotency_key_in_use" | "idempotency_key_reused" | "webhook_endpoint_limit";
                     };
                 };
             };
@@ -1777,9 +1777,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "expired_reply_token";
+                        code: "expired_reply_token";
                     };
                 };
             };
@@ -1794,9 +1794,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "payload_too_large";
+                        code: "payload_too_large";
                     };
                 };
             };
@@ -1811,9 +1811,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "unsupported_media_type";
+                        code: "unsupported_media_type";
                     };
                 };
             };
@@ -1830,9 +1830,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "rate_limit_exceeded";
+                        code: "rate_limit_exceeded";
                     };
                 };
             };
@@ -1847,9 +1847,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "internal_error";
+                        code: "internal_error";
                     };
                 };
             };
@@ -1866,9 +1866,9 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    error?: {
+                    error: {
                         /** @enum {string} */
-                        code?: "service_unavailable";
+                        code: "service_unavailable";
                     };
                 };
             };
@@ -1899,6 +1899,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
+            400: components["responses"]["Error400.validation_error"];
             401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
             403: components["responses"]["Error403.forbidden"];
             429: components["responses"]["Error429.rate_limit_exceeded"];
@@ -1939,6 +1940,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400.validation_error"];
             500: components["responses"]["Error500.internal_error"];
             /** @description Response for status 503 */
             503: {
@@ -1971,6 +1973,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Account id. */
                 accountId: string;
             };
             cookie?: never;
@@ -2017,6 +2020,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Account id. */
                 accountId: string;
             };
             cookie?: never;
@@ -2078,6 +2082,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Account id. */
                 accountId: string;
             };
             cookie?: never;
@@ -2220,6 +2225,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -2269,6 +2275,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -2311,6 +2318,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -2400,6 +2408,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400.validation_error"];
             401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
             403: components["responses"]["Error403.forbidden"];
             429: components["responses"]["Error429.rate_limit_exceeded"];
@@ -2412,6 +2421,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -2464,6 +2474,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -2528,7 +2539,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
+                /** @description API key id. */
                 keyId: string;
             };
             cookie?: never;
@@ -2571,6 +2584,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -2617,6 +2631,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -2676,11 +2691,14 @@ export interface operations {
     getV1MailboxesByMailboxIdDrafts: {
         parameters: {
             query?: {
+                /** @description Page number, from 1. */
                 page?: number;
+                /** @description At most this many items. */
                 limit?: number;
             };
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -2738,6 +2756,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -2811,6 +2830,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Draft id. */
                 draftId: string;
             };
             cookie?: never;
@@ -2864,6 +2884,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Draft id. */
                 draftId: string;
             };
             cookie?: never;
@@ -2939,6 +2960,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Draft id. */
                 draftId: string;
             };
             cookie?: never;
@@ -2992,6 +3014,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -3036,6 +3059,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -3097,6 +3121,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Label id. */
                 labelId: string;
             };
             cookie?: never;
@@ -3139,11 +3164,14 @@ export interface operations {
     getV1AccountsByAccountIdSuppressions: {
         parameters: {
             query?: {
+                /** @description Page number, from 1. */
                 page?: number;
+                /** @description At most this many items. */
                 limit?: number;
             };
             header?: never;
             path: {
+                /** @description Account id. */
                 accountId: string;
             };
             cookie?: never;
@@ -3193,6 +3221,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Account id. */
                 accountId: string;
             };
             cookie?: never;
@@ -3271,6 +3300,7 @@ export interface operations {
     deleteV1AccountsByAccountIdSuppressions: {
         parameters: {
             query: {
+                /** @description The address to remove, any case. */
                 address: string;
             };
             header?: {
@@ -3278,6 +3308,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Account id. */
                 accountId: string;
             };
             cookie?: never;
@@ -3321,13 +3352,18 @@ export interface operations {
     getV1AccountsByAccountIdSenderProfiles: {
         parameters: {
             query?: {
+                /** @description Page number, from 1. */
                 page?: number;
+                /** @description At most this many items. */
                 limit?: number;
+                /** @description Case-insensitive substring of the address. */
                 address?: string;
+                /** @description Only items with this disposition. */
                 disposition?: "neutral" | "trusted" | "blocked";
             };
             header?: never;
             path: {
+                /** @description Account id. */
                 accountId: string;
             };
             cookie?: never;
@@ -3399,6 +3435,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Account id. */
                 accountId: string;
             };
             cookie?: never;
@@ -3528,6 +3565,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Sender profile id. */
                 profileId: string;
             };
             cookie?: never;
@@ -3595,6 +3633,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Sender profile id. */
                 profileId: string;
             };
             cookie?: never;
@@ -3681,6 +3720,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Sender profile id. */
                 profileId: string;
             };
             cookie?: never;
@@ -3751,6 +3791,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Sender profile id. */
                 profileId: string;
             };
             cookie?: never;
@@ -3830,6 +3871,7 @@ export interface operations {
     postV1InboundEmail: {
         parameters: {
             query?: {
+                /** @description Only items with this to. */
                 to?: string[] | string;
             };
             header?: {
@@ -3886,6 +3928,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -4035,6 +4078,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Message id. */
                 messageId: string;
             };
             cookie?: never;
@@ -4176,6 +4220,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Draft id. */
                 draftId: string;
             };
             cookie?: never;
@@ -4298,19 +4343,30 @@ export interface operations {
     getV1MailboxesByMailboxIdMessages: {
         parameters: {
             query?: {
+                /** @description Page number, from 1. */
                 page?: number;
+                /** @description At most this many items. */
                 limit?: number;
+                /** @description Words of the subject, each matched as a word prefix (full-text index). */
                 query?: string;
+                /** @description Only items with this status. */
                 status?: "received" | "processed" | "queued" | "sent" | "failed" | "archived" | "reviewed";
+                /** @description Only items with this direction. */
                 direction?: "inbound" | "outbound";
+                /** @description Only items with this transport. */
                 transport?: "smtp" | "agent-json";
+                /** @description Only items with this triage label. */
                 triage_label?: "action_required" | "reply_needed" | "fyi" | "newsletter" | "notification" | "spam";
+                /** @description Only items with this risk level. */
                 risk_level?: "low" | "medium" | "high";
+                /** @description Only messages carrying this label (a label id of the mailbox; another id matches nothing). */
                 label?: string;
+                /** @description Only messages of this thread. */
                 thread_id?: string;
             };
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -4372,6 +4428,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Message id. */
                 messageId: string;
             };
             cookie?: never;
@@ -4458,6 +4515,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Message id. */
                 messageId: string;
             };
             cookie?: never;
@@ -4487,7 +4545,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Message id. */
                 messageId: string;
+                /** @description Attachment id. */
                 attachmentId: string;
             };
             cookie?: never;
@@ -4517,6 +4577,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Message id. */
                 messageId: string;
             };
             cookie?: never;
@@ -4562,6 +4623,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Message id. */
                 messageId: string;
             };
             cookie?: never;
@@ -4602,6 +4664,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Message id. */
                 messageId: string;
             };
             cookie?: never;
@@ -4642,7 +4705,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Message id. */
                 messageId: string;
+                /** @description Label id. */
                 labelId: string;
             };
             cookie?: never;
@@ -4683,7 +4748,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Message id. */
                 messageId: string;
+                /** @description Label id. */
                 labelId: string;
             };
             cookie?: never;
@@ -4719,14 +4786,20 @@ export interface operations {
     getV1MailboxesByMailboxIdThreads: {
         parameters: {
             query?: {
+                /** @description Page number, from 1. */
                 page?: number;
+                /** @description At most this many items. */
                 limit?: number;
+                /** @description Words of the thread subject, each matched as a word prefix (full-text index). */
                 query?: string;
+                /** @description Only items with this status. */
                 status?: "open" | "archived";
+                /** @description Only threads carrying this label (a label id of the mailbox; another id matches nothing). */
                 label?: string;
             };
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -4783,6 +4856,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Thread id. */
                 threadId: string;
             };
             cookie?: never;
@@ -4833,11 +4907,14 @@ export interface operations {
     getV1ThreadsByThreadIdMessages: {
         parameters: {
             query?: {
+                /** @description Page number, from 1. */
                 page?: number;
+                /** @description At most this many items. */
                 limit?: number;
             };
             header?: never;
             path: {
+                /** @description Thread id. */
                 threadId: string;
             };
             cookie?: never;
@@ -4902,6 +4979,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Thread id. */
                 threadId: string;
             };
             cookie?: never;
@@ -4942,6 +5020,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Thread id. */
                 threadId: string;
             };
             cookie?: never;
@@ -4982,7 +5061,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Thread id. */
                 threadId: string;
+                /** @description Label id. */
                 labelId: string;
             };
             cookie?: never;
@@ -5023,7 +5104,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Thread id. */
                 threadId: string;
+                /** @description Label id. */
                 labelId: string;
             };
             cookie?: never;
@@ -5064,6 +5147,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -5163,6 +5247,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Message id. */
                 messageId: string;
             };
             cookie?: never;
@@ -5216,6 +5301,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Message id. */
                 messageId: string;
             };
             cookie?: never;
@@ -5281,6 +5367,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Message id. */
                 messageId: string;
             };
             cookie?: never;
@@ -5384,6 +5471,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Message id. */
                 messageId: string;
             };
             cookie?: never;
@@ -5499,6 +5587,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Thread id. */
                 threadId: string;
             };
             cookie?: never;
@@ -5601,6 +5690,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Thread id. */
                 threadId: string;
             };
             cookie?: never;
@@ -5715,6 +5805,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Sender profile id. */
                 profileId: string;
             };
             cookie?: never;
@@ -5816,6 +5907,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Sender profile id. */
                 profileId: string;
             };
             cookie?: never;
@@ -5929,6 +6021,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -5996,6 +6089,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -6117,6 +6211,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -6173,6 +6268,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -6250,6 +6346,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Webhook endpoint id. */
                 endpointId: string;
             };
             cookie?: never;
@@ -6306,6 +6403,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Webhook endpoint id. */
                 endpointId: string;
             };
             cookie?: never;
@@ -6365,6 +6463,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Webhook endpoint id. */
                 endpointId: string;
             };
             cookie?: never;
@@ -6433,10 +6532,12 @@ export interface operations {
     getV1WebhooksByEndpointIdDeliveries: {
         parameters: {
             query?: {
+                /** @description At most this many items. */
                 limit?: number;
             };
             header?: never;
             path: {
+                /** @description Webhook endpoint id. */
                 endpointId: string;
             };
             cookie?: never;
@@ -6505,6 +6606,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Webhook endpoint id. */
                 endpointId: string;
             };
             cookie?: never;
@@ -6568,7 +6670,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Webhook endpoint id. */
                 endpointId: string;
+                /** @description Delivery id. */
                 deliveryId: string;
             };
             cookie?: never;
@@ -6640,6 +6744,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Webhook endpoint id. */
                 endpointId: string;
             };
             cookie?: never;
@@ -6688,12 +6793,15 @@ export interface operations {
     getV1MailboxesByMailboxIdEvents: {
         parameters: {
             query?: {
+                /** @description Resume point when there is no Last-Event-ID header: events numbered after it are sent. A non-negative integer; default 0 (from the oldest stored event). */
                 since?: string;
             };
             header?: {
+                /** @description The id of the last event the client got (an EventSource sends it when it reconnects); takes precedence over `since`. Empty counts as absent. */
                 "last-event-id"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -6723,6 +6831,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -6781,6 +6890,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -6896,7 +7006,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
+                /** @description The action's name. */
                 actionName: string;
             };
             cookie?: never;
@@ -6955,7 +7067,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
+                /** @description The action's name. */
                 actionName: string;
             };
             cookie?: never;
@@ -7048,7 +7162,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
+                /** @description The action's name. */
                 actionName: string;
             };
             cookie?: never;
@@ -7107,6 +7223,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -7152,6 +7269,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -7212,11 +7330,14 @@ export interface operations {
     getV1MailboxesByMailboxIdAutopilotDecisions: {
         parameters: {
             query?: {
+                /** @description At most this many items. */
                 limit?: number;
+                /** @description Only this message's decisions. */
                 message_id?: string;
             };
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -7265,6 +7386,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -7327,6 +7449,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -7456,6 +7579,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -7561,6 +7685,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error400.validation_error"];
             401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
             403: components["responses"]["Error403.forbidden"];
             429: components["responses"]["Error429.rate_limit_exceeded"];
@@ -7571,7 +7696,9 @@ export interface operations {
     getV1AdminAgentRuntimeEvents: {
         parameters: {
             query?: {
+                /** @description At most this many items. */
                 limit?: number;
+                /** @description Only this mailbox's events. */
                 mailboxId?: string;
             };
             header?: never;
@@ -7627,6 +7754,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description Mailbox id. */
                 mailboxId: string;
             };
             cookie?: never;
@@ -7724,6 +7852,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The message's id. */
                 messageId: string;
             };
             cookie?: never;
@@ -7826,6 +7955,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The message's id. */
                 messageId: string;
             };
             cookie?: never;
@@ -7996,6 +8126,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The message's id. */
                 messageId: string;
             };
             cookie?: never;
