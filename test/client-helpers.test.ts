@@ -48,6 +48,6 @@ describe("client helpers", () => {
     expect(isMailroomError(err, "forbidden")).toBe(false);
     expect(isMailroomError(new Error("x"))).toBe(false);
     expect(known).toHaveLength(4);
-    expect(unknown).toBe("no_such_code");
+    expect(unknown as string).toBe("no_such_code");
   });
 });

@@ -224,7 +224,7 @@ export async function run(argv: string[], io: Io = stdio, env: Record<string, st
         const r = await unwrap(
           api.POST("/v1/mailboxes/{mailboxId}/send", {
             params: { path: { mailboxId: await mailbox() } },
-            body: { to: need(list(flags.to)?.join(",") ?? undefined, "--to").split(","), cc: list(flags.cc), bcc: list(flags.bcc), subject: need(str(flags.subject), "--subject"), textBody: textBody(), htmlBody: str(flags.html) },
+            body: { to: list(flags.to)?.length ? list(flags.to)! : [need(undefined, "--to")], cc: list(flags.cc), bcc: list(flags.bcc), subject: need(str(flags.subject), "--subject"), textBody: textBody(), htmlBody: str(flags.html) },
           }),
         );
         sent(r);
