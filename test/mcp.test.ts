@@ -62,6 +62,9 @@ describe("MCP over /mcp", () => {
     // Without the Accept header the SDK's transport wants, a plain JSON client still gets its answer.
     const plain = await t.api("POST", "/mcp", { token: s.agentKey.token, body: { jsonrpc: "2.0", id: 7, method: "ping" } });
     expect({ status: plain.status, body: plain.body }).toEqual({ status: 200, body: { jsonrpc: "2.0", id: 7, result: {} } });
+    // A notification has no answer: 202.
+    const note = await t.api("POST", "/mcp", { token: s.agentKey.token, body: { jsonrpc: "2.0", method: "notifications/initialized" } });
+    expect(note.status).toBe(202);
   });
 
   test("lists every tool with input and output schemas", async () => {

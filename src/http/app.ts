@@ -112,6 +112,6 @@ export function createHttpApp(deps: HttpDeps) {
     .use(callbackSecretRoutes(deps.db, deps.webhooks.secrets, pipeline.mutation))
     .use(protocolRoutes({ mailboxes: deps.mailboxes, db: deps.db, hosts: deps.hosts, targets: deps.targets, version: deps.version }, pipeline.mutation))
     // The MCP server: its tools call this app in-process, as the caller.
-    .use(mcpRoutes((request) => app.handle(request), { version: deps.version }));
+    .use(mcpRoutes((request) => app.handle(request), { version: deps.version }, pipeline.mutation));
   return app;
 }
