@@ -21,10 +21,14 @@ import { ERROR_STATUS, type ErrorCode } from "../src/errors.ts";
 import { createHttpApp } from "../src/http/app.ts";
 import { routeBodies } from "../src/http/body.ts";
 import { BODY_EXAMPLES } from "../src/http/openapi-examples.ts";
+import { RESPONSE_MODELS } from "../src/http/openapi-models.ts";
 import { jsonSchemaOf, openapiPath, TAGS } from "../src/http/openapi-document.ts";
-import { ROUTE_ERRORS } from "../src/http/route-errors.ts";
+import { ERROR_MEANING, ROUTE_ERRORS } from "../src/http/route-errors.ts";
 import { ROUTE_AUTH } from "../src/http/route-auth.ts";
 import { seedAccount, startTestService, uniqueSlug, type ApiResponse, type TestService } from "./harness.ts";
+
+/** Starting the service, linting and compiling take tens of seconds on a loaded machine. */
+const SLOW = 180_000;
 
 let t: TestService;
 let doc: any;
@@ -35,7 +39,7 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   doc = res.body;
   source = res.text;
-});
+}, SLOW);
 afterAll(() => t.stop());
 
 const METHODS = ["get", "put", "post", "delete", "patch"];
@@ -69,7 +73,7 @@ describe("linters", () => {
     const problems = await lintFromString({ source, absoluteRef: "/openapi.json", config });
     const errors = problems.filter((p) => p.severity === "error").map((p) => `${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`);
     expect(errors).toEqual([]);
-  });
+  }, SLOW);
 
   test("Redocly does flag a broken document (so the check above means something)", async () => {
     const broken = structuredClone(doc);
@@ -78,7 +82,7 @@ describe("linters", () => {
     const config = await createConfig({ extends: ["recommended"] });
     const problems = await lintFromString({ source: JSON.stringify(broken), absoluteRef: "/openapi.json", config });
     expect(problems.filter((p) => p.severity === "error").length).toBeGreaterThan(0);
-  });
+  }, SLOW);
 
   test("Spectral's spectral:oas rules (all of them) find no error", async () => {
     const spectral = new Spectral();
@@ -91,7 +95,7 @@ describe("linters", () => {
     broken.paths["/v1/accounts"].post.requestBody.content["application/json"].example = { slug: 5 };
     const again = await spectral.run(new Document(JSON.stringify(broken), Parsers.Json, "/openapi.json"));
     expect(again.filter((r) => r.severity === 0).map((r) => r.code)).toContain("oas3-valid-media-example");
-  });
+  }, SLOW);
 });
 
 describe("request bodies", () => {
@@ -213,8 +217,9 @@ describe("error responses", () => {
     for (const status of ["410", "413", "415"]) expect(operations().some(([, op]) => op.responses[status])).toBe(true);
   });
 
-  test("the per-route error table names only routes that exist", () => {
+  test("the per-route error table names only routes that exist, and every code says what it means", () => {
     for (const key of Object.keys(ROUTE_ERRORS)) expect({ key, known: key in ROUTE_AUTH }).toEqual({ key, known: true });
+    for (const code of Object.keys(ERROR_STATUS)) expect({ code, meaning: !!ERROR_MEANING[code as ErrorCode] }).toEqual({ code, meaning: true });
   });
 
   test("Retry-After is declared where the codes carry it", () => {
@@ -263,7 +268,7 @@ describe("the service answers as documented", () => {
     const inbound = await t.api("POST", `/v1/inbound/email?to=nobody@${seeded.primary.email_address.split("@")[1]}`, { rawBody: String(BODY_EXAMPLES["POST /v1/inbound/email"]), headers: { "content-type": "message/rfc822" } });
     expectDocumented("POST", "/v1/inbound/email", inbound);
     expectDocumented("POST", "/v1/inbound/email", await t.api("POST", "/v1/inbound/email", { body: { not: "a message" } }));
-  });
+  }, SLOW);
 
   test("every operation, called with real and unknown ids, answers a documented status, code and body", async () => {
     const seeded = await seedAccount(t);
@@ -288,7 +293,7 @@ describe("the service answers as documented", () => {
     }
     // Real ids gave successes as well as refusals, so both kinds of body were checked.
     expect([...answered]).toEqual(expect.arrayContaining(["200", "400", "403", "404"]));
-  });
+  }, SLOW);
 });
 
 describe("a typed client generated from the document", () => {
@@ -303,7 +308,7 @@ describe("a typed client generated from the document", () => {
     expect(ts).not.toMatch(/total: string \| number/);
     const list = ts.slice(ts.indexOf("    getV1MailboxesByMailboxIdDrafts: {"));
     expect(list.slice(0, list.indexOf("    }\n"))).toMatch(/page\?: number;/);
-  });
+  }, SLOW);
 
   test("an openapi-fetch client over those types takes a right body and refuses a wrong one at compile time", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mailroom-client-"));
@@ -345,7 +350,7 @@ export async function wrong() {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, SLOW);
 });
 
 describe("tags and servers", () => {
@@ -354,6 +359,15 @@ describe("tags and servers", () => {
     for (const [route, op] of operations()) for (const tag of op.tags ?? []) expect({ route, tag, description: !!declared.get(tag) }).toEqual({ route, tag, description: true });
     for (const [name, description] of declared) expect(description).toBe(TAGS[name]!);
     expect(doc.servers.length).toBeGreaterThan(0);
+  });
+
+  test("each resource is a named schema that responses refer to", () => {
+    for (const name of Object.keys(RESPONSE_MODELS)) {
+      expect({ name, defined: !!doc.components.schemas[name] }).toEqual({ name, defined: true });
+      expect({ name, referred: source.includes(`"#/components/schemas/${name}"`) }).toEqual({ name, referred: true });
+    }
+    const created = doc.paths["/v1/accounts"].post.responses["201"].content["application/json"].schema;
+    expect(created.properties.account).toEqual({ $ref: "#/components/schemas/Account" });
   });
 
   test("operation ids are identifiers", () => {
@@ -383,5 +397,5 @@ describe("GET /docs without a network", () => {
     // The renderer is the installed package's file.
     const bundle = await (await fetch(`${t.url}/docs/swagger-ui-bundle.js`)).arrayBuffer();
     expect(Buffer.from(bundle).equals(readFileSync(createRequire(import.meta.url).resolve("swagger-ui-dist/swagger-ui-bundle.js")))).toBe(true);
-  });
+  }, SLOW);
 });

@@ -11,7 +11,8 @@ beforeAll(async () => {
   const res = await t.api("GET", "/openapi.json", { token: null });
   expect(res.status).toBe(200);
   doc = res.body;
-});
+  // Starting a service can take longer than one test's budget on a loaded machine.
+}, 120_000);
 afterAll(() => t.stop());
 
 // /mcp is the MCP server (JSON-RPC over Streamable HTTP, README "Agent tools"), not a REST operation.

@@ -1,8 +1,9 @@
 // The sub-path, not the package root: the root bundle replaces TypeBox's string format checks
 // (uuid, email, date-time) with Zod-based ones that cost more than the rest of a request.
-import { toOpenAPISchema } from "@elysiajs/openapi/openapi";
+import { toOpenAPISchema, unwrapSchema } from "@elysiajs/openapi/openapi";
 import type { TSchema } from "elysia";
 import { routeBodies } from "./body.ts";
+import { RESPONSE_MODELS } from "./openapi-models.ts";
 import { BODY_EXAMPLES } from "./openapi-examples.ts";
 import { ERROR_MEANING, routeErrors } from "./route-errors.ts";
 import { authRuleFor } from "./route-auth.ts";
@@ -127,6 +128,8 @@ export function buildOpenApiDocument(routes: readonly RouteLike[], app: unknown,
     for (const tag of op.tags ?? []) usedTags.add(tag);
     decorate(op, route, errorResponses);
   }
+  const models = namedModels();
+  for (const item of Object.values(paths)) for (const op of Object.values(item)) if (op.responses) op.responses = models.refer(op.responses) as Record<string, unknown>;
   return {
     openapi: "3.1.0",
     info: {
@@ -140,7 +143,7 @@ export function buildOpenApiDocument(routes: readonly RouteLike[], app: unknown,
     tags: [...usedTags].sort((a, b) => a.localeCompare(b)).map((name) => ({ name, description: TAGS[name] ?? "" })),
     paths,
     components: {
-      schemas: { ...(plainIntegers(components.schemas) as Record<string, unknown>), Error: ERROR_SCHEMA },
+      schemas: { ...(plainIntegers(components.schemas) as Record<string, unknown>), ...models.schemas, Error: ERROR_SCHEMA },
       responses: Object.fromEntries(Object.entries(errorResponses).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
         adminToken: { type: "http", scheme: "bearer", description: "The operator's ADMIN_TOKEN." },
@@ -234,3 +237,30 @@ export function plainIntegers(node: unknown): unknown {
 
 const isNumericString = (s: unknown) => !!s && typeof s === "object" && (s as { type?: unknown }).type === "string" && ["integer", "numeric"].includes((s as { format?: string }).format ?? "");
 const isNumber = (s: unknown) => !!s && typeof s === "object" && ["integer", "number"].includes((s as { type?: string }).type ?? "");
+
+/** JSON with object keys sorted, so two schemas compare by content. */
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
+
+/**
+ * The resources responses return (Account, Message, Thread, …) as named component schemas, so
+ * a generated client has a type for each: every response subschema identical to a model's
+ * published form becomes a `$ref` to it. Request bodies stay inline, the very schemas validated.
+ */
+function namedModels() {
+  const forms = new Map<string, { name: string; form: unknown }>();
+  for (const [name, model] of Object.entries(RESPONSE_MODELS)) {
+    const form = plainIntegers(JSON.parse(JSON.stringify(unwrapSchema(model as never, undefined, "output", "3.1.0"))));
+    forms.set(canonical(form), { name, form });
+  }
+  const refer = (node: unknown, self?: string): unknown => {
+    if (Array.isArray(node)) return node.map((n) => refer(n));
+    if (!node || typeof node !== "object") return node;
+    const named = forms.get(canonical(node));
+    if (named && named.name !== self) return { $ref: `#/components/schemas/${named.name}` };
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, refer(v)]));
+  };
+  const schemas: Record<string, unknown> = {};
+  for (const { name, form } of [...forms.values()].sort((a, b) => a.name.localeCompare(b.name))) schemas[name] = refer(form, name);
+  return { refer: (node: unknown) => refer(node), schemas };
+}
