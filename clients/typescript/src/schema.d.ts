@@ -1394,6 +1394,721 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Account: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            display_name: string;
+            /**
+             * @description accounts are `active`; other states are reserved for later use
+             * @constant
+             */
+            status: "active";
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+        };
+        AccountBrief: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            display_name: string;
+            /**
+             * @description accounts are `active`; other states are reserved for later use
+             * @constant
+             */
+            status: "active";
+        };
+        Action: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string;
+            /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
+            parameter_schema: {
+                [key: string]: unknown;
+            };
+            /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
+            response_schema: {
+                [key: string]: unknown;
+            };
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            updated_at: string;
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @constant */
+            scope: "mailbox";
+            /** @enum {string} */
+            status: "active" | "revoked";
+        };
+        ApiKeyListItem: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @constant */
+            scope: "mailbox";
+            /** @enum {string} */
+            status: "active" | "revoked";
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            revoked_at: string | null;
+        };
+        AttachmentInfo: {
+            /** Format: uuid */
+            id: string;
+            filename: string | null;
+            mime_type: string;
+            size: number;
+        };
+        DeliveryAttempt: {
+            /**
+             * Format: uuid
+             * @description attempt id
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description the delivery (same webhook-id on every attempt)
+             */
+            delivery_id: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** @description 1 for the first request of the delivery, then 2, 3… (replays included) */
+            attempt: number;
+            /** @enum {string} */
+            trigger: "scheduled" | "replay";
+            url: string;
+            status_code: number | null;
+            /** @description at most 4 KiB */
+            response_body: string | null;
+            duration_ms: number;
+            success: boolean;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            started_at: string;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            finished_at: string;
+        };
+        DeliveryEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @description queued, sent, retrying or failed */
+            status: string;
+            detail: string;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+        };
+        Digest: {
+            /** Format: uuid */
+            thread_id: string;
+            participants: {
+                address: string;
+                name: string | null;
+                /** @enum {string} */
+                role: "self" | "external";
+                messages: number;
+            }[];
+            timeline: {
+                /** Format: uuid */
+                message_id: string;
+                /**
+                 * Format: date-time
+                 * @description UTC, ISO 8601
+                 */
+                at: string;
+                from: string;
+                /** @enum {string} */
+                direction: "inbound" | "outbound";
+                summary: string;
+            }[];
+            decisions: {
+                text: string;
+                /** Format: uuid */
+                message_id: string;
+            }[];
+            open_questions: {
+                text: string;
+                /** Format: uuid */
+                message_id: string;
+                asked_by: string;
+            }[];
+            next_steps: {
+                text: string;
+                /** Format: uuid */
+                message_id: string;
+                /** @description YYYY-MM-DD */
+                due: string | null;
+            }[];
+            latest_state: {
+                /** @enum {string} */
+                status: "open" | "archived";
+                /**
+                 * Format: date-time
+                 * @description UTC, ISO 8601
+                 */
+                last_message_at: string | null;
+                last_from: string | null;
+                /** @enum {string|null} */
+                awaiting: "us" | "them" | null;
+                summary: string;
+            };
+            /** @description The engine that made the result */
+            engine: {
+                /** @description `local` or `openai-compatible` */
+                name: string;
+                version: string;
+                model: string | null;
+                /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
+                fallback_reason: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            generated_at: string;
+            /** @description true when read from the cache, false when made by this request */
+            cached: boolean;
+        };
+        Draft: {
+            /** Format: uuid */
+            id: string;
+            to: string[];
+            cc: string[];
+            bcc: string[];
+            subject: string | null;
+            text_body: string | null;
+            html_body: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            updated_at: string;
+        };
+        Extractions: {
+            /** Format: uuid */
+            message_id: string;
+            dates: {
+                text: string;
+                /** @description YYYY-MM-DD */
+                date: string;
+                /** @description HH:MM */
+                time: string | null;
+                /** @enum {string} */
+                kind: "deadline" | "event" | "date";
+            }[];
+            amounts: {
+                text: string;
+                value: number;
+                /** @description ISO 4217 */
+                currency: string;
+            }[];
+            people: {
+                name: string;
+                email: string | null;
+            }[];
+            organizations: {
+                name: string;
+            }[];
+            /** @description postal addresses */
+            addresses: {
+                text: string;
+            }[];
+            phones: {
+                text: string;
+                e164: string | null;
+            }[];
+            urls: {
+                url: string;
+                domain: string;
+            }[];
+            emails: {
+                address: string;
+            }[];
+            tracking_numbers: {
+                value: string;
+                carrier: string | null;
+            }[];
+            invoice_numbers: {
+                value: string;
+            }[];
+            action_items: {
+                text: string;
+                /** @description YYYY-MM-DD */
+                due: string | null;
+            }[];
+            questions: {
+                text: string;
+            }[];
+            /** @description The engine that made the result */
+            engine: {
+                /** @description `local` or `openai-compatible` */
+                name: string;
+                version: string;
+                model: string | null;
+                /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
+                fallback_reason: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            generated_at: string;
+            /** @description true when read from the cache, false when made by this request */
+            cached: boolean;
+        };
+        Label: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            color: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+        };
+        Mailbox: {
+            /** Format: uuid */
+            id: string;
+            /** Format: email */
+            email_address: string;
+            protocol_host: string;
+            /** @enum {string} */
+            kind: "primary" | "agent";
+            /** @enum {string} */
+            status: "active" | "disabled";
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+        };
+        MailboxSummary: {
+            /** Format: uuid */
+            id: string;
+            slug: string;
+            /** @enum {string} */
+            kind: "primary" | "agent";
+            /** Format: email */
+            email_address: string;
+            protocol_host: string;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+        };
+        Message: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            thread_id: string | null;
+            /** @enum {string} */
+            transport: "smtp" | "agent-json";
+            /** @enum {string} */
+            direction: "inbound" | "outbound";
+            from_address: string;
+            to_address: string;
+            subject: string;
+            snippet: string;
+            /** @description received, processed, queued, sent, failed, archived, reviewed */
+            status: string;
+            /** @description low, medium or high; null until processed */
+            risk_level: string | null;
+            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
+            triage_label: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
+            labels: string[];
+            /** Format: uuid */
+            mailbox_id: string;
+            message_id_header: string | null;
+            text_body: string | null;
+            html_body: string | null;
+            /** @description The new text of the message for an agent: quoted history and signature removed, HTML turned into text when there is no text part. */
+            extracted_text: string | null;
+            headers: {
+                key: string;
+                value: string;
+            }[];
+            suspicious_signals: string[];
+            attachments: components["schemas"]["AttachmentInfo"][];
+            /**
+             * Format: date-time
+             * @description When the message was last archived (ours); null if never
+             */
+            archived_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the message was last marked reviewed (ours); null if never
+             */
+            reviewed_at: string | null;
+        };
+        MessageListItem: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            thread_id: string | null;
+            /** @enum {string} */
+            transport: "smtp" | "agent-json";
+            /** @enum {string} */
+            direction: "inbound" | "outbound";
+            from_address: string;
+            to_address: string;
+            subject: string;
+            snippet: string;
+            /** @description received, processed, queued, sent, failed, archived, reviewed */
+            status: string;
+            /** @description low, medium or high; null until processed */
+            risk_level: string | null;
+            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
+            triage_label: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
+            labels: string[];
+        };
+        Policy: {
+            /** @description when false, send and reply are refused with 403 outbound_disabled */
+            allow_outbound: boolean;
+            /** @description when false, agent protocol auto-replies are not sent */
+            allow_auto_reply: boolean;
+            /** @description sends allowed per sliding hour (the spec's limits table describes it per hour) */
+            max_outbound_per_day: number;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            updated_at: string | null;
+        };
+        ProtocolMessage: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            status: "received" | "routed" | "responded" | "failed";
+            action: string | null;
+            /** @description as validated */
+            parameters: {
+                [key: string]: unknown;
+            } | null;
+            subject: string;
+            body: string | null;
+            /** Format: uuid */
+            thread_id: string | null;
+            conversation_id: string | null;
+            /** @enum {string} */
+            priority: "low" | "normal" | "high" | "urgent";
+            /** @description as given */
+            metadata: {
+                [key: string]: unknown;
+            };
+            from: {
+                address: string;
+                agent: string | null;
+                on_behalf_of: string | null;
+                callback_url: string | null;
+            };
+            to: string;
+            risk_level: string | null;
+            triage_label: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description the latest response */
+            response: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                protocol_message_id: string;
+                body: string;
+                /** @description as given */
+                structured_data: {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                delivery_mode: "poll" | "callback";
+                /** @enum {string} */
+                status: "pending" | "delivered" | "failed";
+                /** @enum {string} */
+                responder: "agent" | "runtime" | "auto";
+                /**
+                 * Format: date-time
+                 * @description UTC, ISO 8601
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description UTC, ISO 8601
+                 */
+                delivered_at: string | null;
+            } | null;
+            responses_count: number;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            updated_at: string;
+        };
+        ProtocolResponse: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            protocol_message_id: string;
+            body: string;
+            /** @description as given */
+            structured_data: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            delivery_mode: "poll" | "callback";
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            /** @enum {string} */
+            responder: "agent" | "runtime" | "auto";
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            delivered_at: string | null;
+        };
+        SenderIntelligence: {
+            /** Format: uuid */
+            profile_id: string;
+            address: string;
+            display_name: string | null;
+            /** @enum {string} */
+            disposition: "neutral" | "trusted" | "blocked";
+            volume: {
+                inbound: number;
+                last_7_days: number;
+                last_30_days: number;
+                /** @description messages the account's mailboxes sent to this address */
+                outbound_to: number;
+            };
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            first_seen_at: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            last_seen_at: string | null;
+            /** @description conversations the sender wrote in */
+            threads: number;
+            /** @description of those, the ones a mailbox answered after the sender wrote */
+            replied_threads: number;
+            /** @description replied_threads / threads; null with no threads */
+            reply_rate: number | null;
+            triage: {
+                [key: string]: number;
+            };
+            risk: {
+                [key: string]: number;
+            };
+            signals: {
+                [key: string]: number;
+            };
+            authentication: {
+                spf: {
+                    [key: string]: number;
+                };
+                dkim: {
+                    [key: string]: number;
+                };
+                dmarc: {
+                    [key: string]: number;
+                };
+            };
+            assessment: string;
+            /** @enum {string} */
+            standing: "established" | "new" | "occasional" | "unwanted" | "suspicious";
+            /** @description The engine that made the result */
+            engine: {
+                /** @description `local` or `openai-compatible` */
+                name: string;
+                version: string;
+                model: string | null;
+                /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
+                fallback_reason: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            generated_at: string;
+            /** @description true when read from the cache, false when made by this request */
+            cached: boolean;
+        };
+        SenderProfile: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            account_id: string;
+            /** @description lowercase */
+            address: string;
+            display_name: string | null;
+            /** @enum {string} */
+            disposition: "neutral" | "trusted" | "blocked";
+            notes: string;
+            /** @description inbound messages seen from the address, over the account's mailboxes */
+            message_count: number;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            first_seen_at: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            last_seen_at: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            updated_at: string;
+        };
+        Summary: {
+            /** Format: uuid */
+            message_id: string;
+            summary: string;
+            key_points: string[];
+            /** @description The engine that made the result */
+            engine: {
+                /** @description `local` or `openai-compatible` */
+                name: string;
+                version: string;
+                model: string | null;
+                /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
+                fallback_reason: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            generated_at: string;
+            /** @description true when read from the cache, false when made by this request */
+            cached: boolean;
+        };
+        Suppression: {
+            /** Format: uuid */
+            id: string;
+            /** @description lowercase */
+            address: string;
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+        };
+        Thread: {
+            /** Format: uuid */
+            id: string;
+            /** @description The subject of the thread's first message */
+            subject: string;
+            /** @enum {string} */
+            status: "open" | "archived";
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            last_message_at: string;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+            /** @description Messages in the thread (ours) */
+            message_count: number;
+            /** @description Ids of the mailbox labels applied to the thread, by label name (ours) */
+            labels: string[];
+        };
+        WebhookEndpoint: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            mailbox_id: string;
+            url: string;
+            events: string[];
+            /** @enum {string} */
+            status: "active" | "degraded";
+            enabled: boolean;
+            /** @description failed attempts since the last success; 5 or more is `degraded` */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description UTC, ISO 8601
+             */
+            updated_at: string;
+        };
         /**
          * @description The error envelope of every failed request.
          * @example {
@@ -1987,22 +2702,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        account: {
-                            /** Format: uuid */
-                            id: string;
-                            slug: string;
-                            display_name: string;
-                            /**
-                             * @description accounts are `active`; other states are reserved for later use
-                             * @constant
-                             */
-                            status: "active";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        };
+                        account: components["schemas"]["Account"];
                     };
                 };
             };
@@ -2034,34 +2734,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        account: {
-                            /** Format: uuid */
-                            id: string;
-                            slug: string;
-                            display_name: string;
-                            /**
-                             * @description accounts are `active`; other states are reserved for later use
-                             * @constant
-                             */
-                            status: "active";
-                        };
-                        mailboxes: {
-                            /** Format: uuid */
-                            id: string;
-                            slug: string;
-                            /** @enum {string} */
-                            kind: "primary" | "agent";
-                            /** Format: email */
-                            email_address: string;
-                            protocol_host: string;
-                            /** @enum {string} */
-                            status: "active" | "disabled";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        }[];
+                        account: components["schemas"]["AccountBrief"];
+                        mailboxes: components["schemas"]["MailboxSummary"][];
                     };
                 };
             };
@@ -2108,23 +2782,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        mailbox: {
-                            /** Format: uuid */
-                            id: string;
-                            slug: string;
-                            /** @enum {string} */
-                            kind: "primary" | "agent";
-                            /** Format: email */
-                            email_address: string;
-                            protocol_host: string;
-                            /** @enum {string} */
-                            status: "active" | "disabled";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        };
+                        mailbox: components["schemas"]["MailboxSummary"];
                     };
                 };
             };
@@ -2173,39 +2831,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        account: {
-                            /** Format: uuid */
-                            id: string;
-                            slug: string;
-                            display_name: string;
-                            /**
-                             * @description accounts are `active`; other states are reserved for later use
-                             * @constant
-                             */
-                            status: "active";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        };
-                        primary_mailbox: {
-                            /** Format: uuid */
-                            id: string;
-                            slug: string;
-                            /** @enum {string} */
-                            kind: "primary" | "agent";
-                            /** Format: email */
-                            email_address: string;
-                            protocol_host: string;
-                            /** @enum {string} */
-                            status: "active" | "disabled";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        };
+                        account: components["schemas"]["Account"];
+                        primary_mailbox: components["schemas"]["MailboxSummary"];
                     };
                 };
             };
@@ -2239,22 +2866,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        mailbox: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: email */
-                            email_address: string;
-                            protocol_host: string;
-                            /** @enum {string} */
-                            kind: "primary" | "agent";
-                            /** @enum {string} */
-                            status: "active" | "disabled";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        };
+                        mailbox: components["schemas"]["Mailbox"];
                     };
                 };
             };
@@ -2435,25 +3047,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @constant */
-                            scope: "mailbox";
-                            /** @enum {string} */
-                            status: "active" | "revoked";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            revoked_at: string | null;
-                        }[];
+                        items: components["schemas"]["ApiKeyListItem"][];
                     };
                 };
             };
@@ -2505,15 +3099,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        api_key: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @constant */
-                            scope: "mailbox";
-                            /** @enum {string} */
-                            status: "active" | "revoked";
-                        };
+                        api_key: components["schemas"]["ApiKey"];
                         /** @description svc_{keyId}.{secret}; shown only this once */
                         token: string;
                     };
@@ -2555,15 +3141,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        api_key: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @constant */
-                            scope: "mailbox";
-                            /** @enum {string} */
-                            status: "active" | "revoked";
-                        };
+                        api_key: components["schemas"]["ApiKey"];
                     };
                 };
             };
@@ -2598,19 +3176,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        policy: {
-                            /** @description when false, send and reply are refused with 403 outbound_disabled */
-                            allow_outbound: boolean;
-                            /** @description when false, agent protocol auto-replies are not sent */
-                            allow_auto_reply: boolean;
-                            /** @description sends allowed per sliding hour (the spec's limits table describes it per hour) */
-                            max_outbound_per_day: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string | null;
-                        };
+                        policy: components["schemas"]["Policy"];
                     };
                 };
             };
@@ -2660,19 +3226,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        policy: {
-                            /** @description when false, send and reply are refused with 403 outbound_disabled */
-                            allow_outbound: boolean;
-                            /** @description when false, agent protocol auto-replies are not sent */
-                            allow_auto_reply: boolean;
-                            /** @description sends allowed per sliding hour (the spec's limits table describes it per hour) */
-                            max_outbound_per_day: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string | null;
-                        };
+                        policy: components["schemas"]["Policy"];
                     };
                 };
             };
@@ -2712,26 +3266,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            subject: string | null;
-                            text_body: string | null;
-                            html_body: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        }[];
+                        items: components["schemas"]["Draft"][];
                         page: number;
                         limit: number;
                         total: number;
@@ -2790,26 +3325,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        draft: {
-                            /** Format: uuid */
-                            id: string;
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            subject: string | null;
-                            text_body: string | null;
-                            html_body: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        draft: components["schemas"]["Draft"];
                     };
                 };
             };
@@ -2844,26 +3360,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        draft: {
-                            /** Format: uuid */
-                            id: string;
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            subject: string | null;
-                            text_body: string | null;
-                            html_body: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        draft: components["schemas"]["Draft"];
                     };
                 };
             };
@@ -2917,26 +3414,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        draft: {
-                            /** Format: uuid */
-                            id: string;
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            subject: string | null;
-                            text_body: string | null;
-                            html_body: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        draft: components["schemas"]["Draft"];
                     };
                 };
             };
@@ -2974,26 +3452,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        draft: {
-                            /** Format: uuid */
-                            id: string;
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            subject: string | null;
-                            text_body: string | null;
-                            html_body: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        draft: components["schemas"]["Draft"];
                     };
                 };
             };
@@ -3028,17 +3487,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            color: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        }[];
+                        items: components["schemas"]["Label"][];
                     };
                 };
             };
@@ -3087,17 +3536,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        label: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            color: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        };
+                        label: components["schemas"]["Label"];
                     };
                 };
             };
@@ -3135,17 +3574,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        label: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            color: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        };
+                        label: components["schemas"]["Label"];
                     };
                 };
             };
@@ -3185,18 +3614,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description lowercase */
-                            address: string;
-                            reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        }[];
+                        items: components["schemas"]["Suppression"][];
                         page: number;
                         limit: number;
                         total: number;
@@ -3248,18 +3666,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        suppression: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description lowercase */
-                            address: string;
-                            reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        };
+                        suppression: components["schemas"]["Suppression"];
                     };
                 };
             };
@@ -3270,18 +3677,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        suppression: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description lowercase */
-                            address: string;
-                            reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        };
+                        suppression: components["schemas"]["Suppression"];
                     };
                 };
             };
@@ -3322,18 +3718,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        suppression: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description lowercase */
-                            address: string;
-                            reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        };
+                        suppression: components["schemas"]["Suppression"];
                     };
                 };
             };
@@ -3377,40 +3762,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            account_id: string;
-                            /** @description lowercase */
-                            address: string;
-                            display_name: string | null;
-                            /** @enum {string} */
-                            disposition: "neutral" | "trusted" | "blocked";
-                            notes: string;
-                            /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            first_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            last_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        }[];
+                        items: components["schemas"]["SenderProfile"][];
                         page: number;
                         limit: number;
                         total: number;
@@ -3467,40 +3819,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        sender_profile: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            account_id: string;
-                            /** @description lowercase */
-                            address: string;
-                            display_name: string | null;
-                            /** @enum {string} */
-                            disposition: "neutral" | "trusted" | "blocked";
-                            notes: string;
-                            /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            first_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            last_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        sender_profile: components["schemas"]["SenderProfile"];
                     };
                 };
             };
@@ -3511,40 +3830,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        sender_profile: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            account_id: string;
-                            /** @description lowercase */
-                            address: string;
-                            display_name: string | null;
-                            /** @enum {string} */
-                            disposition: "neutral" | "trusted" | "blocked";
-                            notes: string;
-                            /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            first_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            last_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        sender_profile: components["schemas"]["SenderProfile"];
                     };
                 };
             };
@@ -3579,40 +3865,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        sender_profile: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            account_id: string;
-                            /** @description lowercase */
-                            address: string;
-                            display_name: string | null;
-                            /** @enum {string} */
-                            disposition: "neutral" | "trusted" | "blocked";
-                            notes: string;
-                            /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            first_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            last_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        sender_profile: components["schemas"]["SenderProfile"];
                     };
                 };
             };
@@ -3663,40 +3916,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        sender_profile: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            account_id: string;
-                            /** @description lowercase */
-                            address: string;
-                            display_name: string | null;
-                            /** @enum {string} */
-                            disposition: "neutral" | "trusted" | "blocked";
-                            notes: string;
-                            /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            first_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            last_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        sender_profile: components["schemas"]["SenderProfile"];
                     };
                 };
             };
@@ -3734,40 +3954,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        sender_profile: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            account_id: string;
-                            /** @description lowercase */
-                            address: string;
-                            display_name: string | null;
-                            /** @enum {string} */
-                            disposition: "neutral" | "trusted" | "blocked";
-                            notes: string;
-                            /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            first_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            last_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        sender_profile: components["schemas"]["SenderProfile"];
                     };
                 };
             };
@@ -3819,40 +4006,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        sender_profile: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            account_id: string;
-                            /** @description lowercase */
-                            address: string;
-                            display_name: string | null;
-                            /** @enum {string} */
-                            disposition: "neutral" | "trusted" | "blocked";
-                            notes: string;
-                            /** @description inbound messages seen from the address, over the account's mailboxes */
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            first_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            last_seen_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        sender_profile: components["schemas"]["SenderProfile"];
                     };
                 };
             };
@@ -3964,62 +4118,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        message: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            thread_id: string | null;
-                            /** @enum {string} */
-                            transport: "smtp" | "agent-json";
-                            /** @enum {string} */
-                            direction: "inbound" | "outbound";
-                            from_address: string;
-                            to_address: string;
-                            subject: string;
-                            snippet: string;
-                            /** @description received, processed, queued, sent, failed, archived, reviewed */
-                            status: string;
-                            /** @description low, medium or high; null until processed */
-                            risk_level: string | null;
-                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
-                            triage_label: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
-                            labels: string[];
-                            /** Format: uuid */
-                            mailbox_id: string;
-                            message_id_header: string | null;
-                            text_body: string | null;
-                            html_body: string | null;
-                            /** @description The new text of the message for an agent: quoted history and signature removed, HTML turned into text when there is no text part. */
-                            extracted_text: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            suspicious_signals: string[];
-                            attachments: {
-                                /** Format: uuid */
-                                id: string;
-                                filename: string | null;
-                                mime_type: string;
-                                size: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description When the message was last archived (ours); null if never
-                             */
-                            archived_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When the message was last marked reviewed (ours); null if never
-                             */
-                            reviewed_at: string | null;
-                        };
+                        message: components["schemas"]["Message"];
                         provider_message_id: string | null;
                         /** @description The reply alias {localPart}+reply-{token}@{domain} set as Reply-To */
                         reply_to: string;
@@ -4035,26 +4134,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         disposition: "draft" | "observed";
-                        draft?: {
-                            /** Format: uuid */
-                            id: string;
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            subject: string | null;
-                            text_body: string | null;
-                            html_body: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        draft?: components["schemas"]["Draft"];
                     };
                 };
             };
@@ -4106,62 +4186,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        message: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            thread_id: string | null;
-                            /** @enum {string} */
-                            transport: "smtp" | "agent-json";
-                            /** @enum {string} */
-                            direction: "inbound" | "outbound";
-                            from_address: string;
-                            to_address: string;
-                            subject: string;
-                            snippet: string;
-                            /** @description received, processed, queued, sent, failed, archived, reviewed */
-                            status: string;
-                            /** @description low, medium or high; null until processed */
-                            risk_level: string | null;
-                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
-                            triage_label: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
-                            labels: string[];
-                            /** Format: uuid */
-                            mailbox_id: string;
-                            message_id_header: string | null;
-                            text_body: string | null;
-                            html_body: string | null;
-                            /** @description The new text of the message for an agent: quoted history and signature removed, HTML turned into text when there is no text part. */
-                            extracted_text: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            suspicious_signals: string[];
-                            attachments: {
-                                /** Format: uuid */
-                                id: string;
-                                filename: string | null;
-                                mime_type: string;
-                                size: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description When the message was last archived (ours); null if never
-                             */
-                            archived_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When the message was last marked reviewed (ours); null if never
-                             */
-                            reviewed_at: string | null;
-                        };
+                        message: components["schemas"]["Message"];
                         provider_message_id: string | null;
                         /** @description The reply alias {localPart}+reply-{token}@{domain} set as Reply-To */
                         reply_to: string;
@@ -4177,26 +4202,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         disposition: "draft" | "observed";
-                        draft?: {
-                            /** Format: uuid */
-                            id: string;
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            subject: string | null;
-                            text_body: string | null;
-                            html_body: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        draft?: components["schemas"]["Draft"];
                     };
                 };
             };
@@ -4234,62 +4240,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        message: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            thread_id: string | null;
-                            /** @enum {string} */
-                            transport: "smtp" | "agent-json";
-                            /** @enum {string} */
-                            direction: "inbound" | "outbound";
-                            from_address: string;
-                            to_address: string;
-                            subject: string;
-                            snippet: string;
-                            /** @description received, processed, queued, sent, failed, archived, reviewed */
-                            status: string;
-                            /** @description low, medium or high; null until processed */
-                            risk_level: string | null;
-                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
-                            triage_label: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
-                            labels: string[];
-                            /** Format: uuid */
-                            mailbox_id: string;
-                            message_id_header: string | null;
-                            text_body: string | null;
-                            html_body: string | null;
-                            /** @description The new text of the message for an agent: quoted history and signature removed, HTML turned into text when there is no text part. */
-                            extracted_text: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            suspicious_signals: string[];
-                            attachments: {
-                                /** Format: uuid */
-                                id: string;
-                                filename: string | null;
-                                mime_type: string;
-                                size: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description When the message was last archived (ours); null if never
-                             */
-                            archived_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When the message was last marked reviewed (ours); null if never
-                             */
-                            reviewed_at: string | null;
-                        };
+                        message: components["schemas"]["Message"];
                         provider_message_id: string | null;
                         /** @description The reply alias {localPart}+reply-{token}@{domain} set as Reply-To */
                         reply_to: string;
@@ -4305,26 +4256,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         disposition: "draft" | "observed";
-                        draft?: {
-                            /** Format: uuid */
-                            id: string;
-                            to: string[];
-                            cc: string[];
-                            bcc: string[];
-                            subject: string | null;
-                            text_body: string | null;
-                            html_body: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        draft?: components["schemas"]["Draft"];
                     };
                 };
             };
@@ -4380,33 +4312,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            thread_id: string | null;
-                            /** @enum {string} */
-                            transport: "smtp" | "agent-json";
-                            /** @enum {string} */
-                            direction: "inbound" | "outbound";
-                            from_address: string;
-                            to_address: string;
-                            subject: string;
-                            snippet: string;
-                            /** @description received, processed, queued, sent, failed, archived, reviewed */
-                            status: string;
-                            /** @description low, medium or high; null until processed */
-                            risk_level: string | null;
-                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
-                            triage_label: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
-                            labels: string[];
-                        }[];
+                        items: components["schemas"]["MessageListItem"][];
                         page: number;
                         limit: number;
                         total: number;
@@ -4442,62 +4348,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        message: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            thread_id: string | null;
-                            /** @enum {string} */
-                            transport: "smtp" | "agent-json";
-                            /** @enum {string} */
-                            direction: "inbound" | "outbound";
-                            from_address: string;
-                            to_address: string;
-                            subject: string;
-                            snippet: string;
-                            /** @description received, processed, queued, sent, failed, archived, reviewed */
-                            status: string;
-                            /** @description low, medium or high; null until processed */
-                            risk_level: string | null;
-                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
-                            triage_label: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
-                            labels: string[];
-                            /** Format: uuid */
-                            mailbox_id: string;
-                            message_id_header: string | null;
-                            text_body: string | null;
-                            html_body: string | null;
-                            /** @description The new text of the message for an agent: quoted history and signature removed, HTML turned into text when there is no text part. */
-                            extracted_text: string | null;
-                            headers: {
-                                key: string;
-                                value: string;
-                            }[];
-                            suspicious_signals: string[];
-                            attachments: {
-                                /** Format: uuid */
-                                id: string;
-                                filename: string | null;
-                                mime_type: string;
-                                size: number;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @description When the message was last archived (ours); null if never
-                             */
-                            archived_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When the message was last marked reviewed (ours); null if never
-                             */
-                            reviewed_at: string | null;
-                        };
+                        message: components["schemas"]["Message"];
                     };
                 };
             };
@@ -4591,18 +4442,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        events: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description queued, sent, retrying or failed */
-                            status: string;
-                            detail: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                        }[];
+                        events: components["schemas"]["DeliveryEvent"][];
                     };
                 };
             };
@@ -4813,28 +4653,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description The subject of the thread's first message */
-                            subject: string;
-                            /** @enum {string} */
-                            status: "open" | "archived";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            last_message_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /** @description Messages in the thread (ours) */
-                            message_count: number;
-                            /** @description Ids of the mailbox labels applied to the thread, by label name (ours) */
-                            labels: string[];
-                        }[];
+                        items: components["schemas"]["Thread"][];
                         page: number;
                         limit: number;
                         total: number;
@@ -4870,28 +4689,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        thread: {
-                            /** Format: uuid */
-                            id: string;
-                            /** @description The subject of the thread's first message */
-                            subject: string;
-                            /** @enum {string} */
-                            status: "open" | "archived";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            last_message_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /** @description Messages in the thread (ours) */
-                            message_count: number;
-                            /** @description Ids of the mailbox labels applied to the thread, by label name (ours) */
-                            labels: string[];
-                        };
+                        thread: components["schemas"]["Thread"];
                     };
                 };
             };
@@ -4928,33 +4726,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            thread_id: string | null;
-                            /** @enum {string} */
-                            transport: "smtp" | "agent-json";
-                            /** @enum {string} */
-                            direction: "inbound" | "outbound";
-                            from_address: string;
-                            to_address: string;
-                            subject: string;
-                            snippet: string;
-                            /** @description received, processed, queued, sent, failed, archived, reviewed */
-                            status: string;
-                            /** @description low, medium or high; null until processed */
-                            risk_level: string | null;
-                            /** @description action_required, reply_needed, fyi, newsletter, notification or spam; null until processed and for outbound mail */
-                            triage_label: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /** @description Ids of the mailbox labels applied to the message, by label name (ours) */
-                            labels: string[];
-                        }[];
+                        items: components["schemas"]["MessageListItem"][];
                         page: number;
                         limit: number;
                         total: number;
@@ -5260,28 +5032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        message_id: string;
-                        summary: string;
-                        key_points: string[];
-                        /** @description The engine that made the result */
-                        engine: {
-                            /** @description `local` or `openai-compatible` */
-                            name: string;
-                            version: string;
-                            model: string | null;
-                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
-                            fallback_reason: string | null;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        generated_at: string;
-                        /** @description true when read from the cache, false when made by this request */
-                        cached: boolean;
-                    };
+                    "application/json": components["schemas"]["Summary"];
                 };
             };
             400: components["responses"]["Error400.validation_error"];
@@ -5326,28 +5077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        message_id: string;
-                        summary: string;
-                        key_points: string[];
-                        /** @description The engine that made the result */
-                        engine: {
-                            /** @description `local` or `openai-compatible` */
-                            name: string;
-                            version: string;
-                            model: string | null;
-                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
-                            fallback_reason: string | null;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        generated_at: string;
-                        /** @description true when read from the cache, false when made by this request */
-                        cached: boolean;
-                    };
+                    "application/json": components["schemas"]["Summary"];
                 };
             };
             400: components["responses"]["Error400.invalid_json.validation_error"];
@@ -5380,78 +5110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        message_id: string;
-                        dates: {
-                            text: string;
-                            /** @description YYYY-MM-DD */
-                            date: string;
-                            /** @description HH:MM */
-                            time: string | null;
-                            /** @enum {string} */
-                            kind: "deadline" | "event" | "date";
-                        }[];
-                        amounts: {
-                            text: string;
-                            value: number;
-                            /** @description ISO 4217 */
-                            currency: string;
-                        }[];
-                        people: {
-                            name: string;
-                            email: string | null;
-                        }[];
-                        organizations: {
-                            name: string;
-                        }[];
-                        /** @description postal addresses */
-                        addresses: {
-                            text: string;
-                        }[];
-                        phones: {
-                            text: string;
-                            e164: string | null;
-                        }[];
-                        urls: {
-                            url: string;
-                            domain: string;
-                        }[];
-                        emails: {
-                            address: string;
-                        }[];
-                        tracking_numbers: {
-                            value: string;
-                            carrier: string | null;
-                        }[];
-                        invoice_numbers: {
-                            value: string;
-                        }[];
-                        action_items: {
-                            text: string;
-                            /** @description YYYY-MM-DD */
-                            due: string | null;
-                        }[];
-                        questions: {
-                            text: string;
-                        }[];
-                        /** @description The engine that made the result */
-                        engine: {
-                            /** @description `local` or `openai-compatible` */
-                            name: string;
-                            version: string;
-                            model: string | null;
-                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
-                            fallback_reason: string | null;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        generated_at: string;
-                        /** @description true when read from the cache, false when made by this request */
-                        cached: boolean;
-                    };
+                    "application/json": components["schemas"]["Extractions"];
                 };
             };
             400: components["responses"]["Error400.validation_error"];
@@ -5496,78 +5155,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        message_id: string;
-                        dates: {
-                            text: string;
-                            /** @description YYYY-MM-DD */
-                            date: string;
-                            /** @description HH:MM */
-                            time: string | null;
-                            /** @enum {string} */
-                            kind: "deadline" | "event" | "date";
-                        }[];
-                        amounts: {
-                            text: string;
-                            value: number;
-                            /** @description ISO 4217 */
-                            currency: string;
-                        }[];
-                        people: {
-                            name: string;
-                            email: string | null;
-                        }[];
-                        organizations: {
-                            name: string;
-                        }[];
-                        /** @description postal addresses */
-                        addresses: {
-                            text: string;
-                        }[];
-                        phones: {
-                            text: string;
-                            e164: string | null;
-                        }[];
-                        urls: {
-                            url: string;
-                            domain: string;
-                        }[];
-                        emails: {
-                            address: string;
-                        }[];
-                        tracking_numbers: {
-                            value: string;
-                            carrier: string | null;
-                        }[];
-                        invoice_numbers: {
-                            value: string;
-                        }[];
-                        action_items: {
-                            text: string;
-                            /** @description YYYY-MM-DD */
-                            due: string | null;
-                        }[];
-                        questions: {
-                            text: string;
-                        }[];
-                        /** @description The engine that made the result */
-                        engine: {
-                            /** @description `local` or `openai-compatible` */
-                            name: string;
-                            version: string;
-                            model: string | null;
-                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
-                            fallback_reason: string | null;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        generated_at: string;
-                        /** @description true when read from the cache, false when made by this request */
-                        cached: boolean;
-                    };
+                    "application/json": components["schemas"]["Extractions"];
                 };
             };
             400: components["responses"]["Error400.invalid_json.validation_error"];
@@ -5600,77 +5188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        thread_id: string;
-                        participants: {
-                            address: string;
-                            name: string | null;
-                            /** @enum {string} */
-                            role: "self" | "external";
-                            messages: number;
-                        }[];
-                        timeline: {
-                            /** Format: uuid */
-                            message_id: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            at: string;
-                            from: string;
-                            /** @enum {string} */
-                            direction: "inbound" | "outbound";
-                            summary: string;
-                        }[];
-                        decisions: {
-                            text: string;
-                            /** Format: uuid */
-                            message_id: string;
-                        }[];
-                        open_questions: {
-                            text: string;
-                            /** Format: uuid */
-                            message_id: string;
-                            asked_by: string;
-                        }[];
-                        next_steps: {
-                            text: string;
-                            /** Format: uuid */
-                            message_id: string;
-                            /** @description YYYY-MM-DD */
-                            due: string | null;
-                        }[];
-                        latest_state: {
-                            /** @enum {string} */
-                            status: "open" | "archived";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            last_message_at: string | null;
-                            last_from: string | null;
-                            /** @enum {string|null} */
-                            awaiting: "us" | "them" | null;
-                            summary: string;
-                        };
-                        /** @description The engine that made the result */
-                        engine: {
-                            /** @description `local` or `openai-compatible` */
-                            name: string;
-                            version: string;
-                            model: string | null;
-                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
-                            fallback_reason: string | null;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        generated_at: string;
-                        /** @description true when read from the cache, false when made by this request */
-                        cached: boolean;
-                    };
+                    "application/json": components["schemas"]["Digest"];
                 };
             };
             400: components["responses"]["Error400.validation_error"];
@@ -5715,77 +5233,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        thread_id: string;
-                        participants: {
-                            address: string;
-                            name: string | null;
-                            /** @enum {string} */
-                            role: "self" | "external";
-                            messages: number;
-                        }[];
-                        timeline: {
-                            /** Format: uuid */
-                            message_id: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            at: string;
-                            from: string;
-                            /** @enum {string} */
-                            direction: "inbound" | "outbound";
-                            summary: string;
-                        }[];
-                        decisions: {
-                            text: string;
-                            /** Format: uuid */
-                            message_id: string;
-                        }[];
-                        open_questions: {
-                            text: string;
-                            /** Format: uuid */
-                            message_id: string;
-                            asked_by: string;
-                        }[];
-                        next_steps: {
-                            text: string;
-                            /** Format: uuid */
-                            message_id: string;
-                            /** @description YYYY-MM-DD */
-                            due: string | null;
-                        }[];
-                        latest_state: {
-                            /** @enum {string} */
-                            status: "open" | "archived";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            last_message_at: string | null;
-                            last_from: string | null;
-                            /** @enum {string|null} */
-                            awaiting: "us" | "them" | null;
-                            summary: string;
-                        };
-                        /** @description The engine that made the result */
-                        engine: {
-                            /** @description `local` or `openai-compatible` */
-                            name: string;
-                            version: string;
-                            model: string | null;
-                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
-                            fallback_reason: string | null;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        generated_at: string;
-                        /** @description true when read from the cache, false when made by this request */
-                        cached: boolean;
-                    };
+                    "application/json": components["schemas"]["Digest"];
                 };
             };
             400: components["responses"]["Error400.invalid_json.validation_error"];
@@ -5818,76 +5266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        profile_id: string;
-                        address: string;
-                        display_name: string | null;
-                        /** @enum {string} */
-                        disposition: "neutral" | "trusted" | "blocked";
-                        volume: {
-                            inbound: number;
-                            last_7_days: number;
-                            last_30_days: number;
-                            /** @description messages the account's mailboxes sent to this address */
-                            outbound_to: number;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        first_seen_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        last_seen_at: string | null;
-                        /** @description conversations the sender wrote in */
-                        threads: number;
-                        /** @description of those, the ones a mailbox answered after the sender wrote */
-                        replied_threads: number;
-                        /** @description replied_threads / threads; null with no threads */
-                        reply_rate: number | null;
-                        triage: {
-                            [key: string]: number;
-                        };
-                        risk: {
-                            [key: string]: number;
-                        };
-                        signals: {
-                            [key: string]: number;
-                        };
-                        authentication: {
-                            spf: {
-                                [key: string]: number;
-                            };
-                            dkim: {
-                                [key: string]: number;
-                            };
-                            dmarc: {
-                                [key: string]: number;
-                            };
-                        };
-                        assessment: string;
-                        /** @enum {string} */
-                        standing: "established" | "new" | "occasional" | "unwanted" | "suspicious";
-                        /** @description The engine that made the result */
-                        engine: {
-                            /** @description `local` or `openai-compatible` */
-                            name: string;
-                            version: string;
-                            model: string | null;
-                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
-                            fallback_reason: string | null;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        generated_at: string;
-                        /** @description true when read from the cache, false when made by this request */
-                        cached: boolean;
-                    };
+                    "application/json": components["schemas"]["SenderIntelligence"];
                 };
             };
             400: components["responses"]["Error400.validation_error"];
@@ -5932,76 +5311,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        profile_id: string;
-                        address: string;
-                        display_name: string | null;
-                        /** @enum {string} */
-                        disposition: "neutral" | "trusted" | "blocked";
-                        volume: {
-                            inbound: number;
-                            last_7_days: number;
-                            last_30_days: number;
-                            /** @description messages the account's mailboxes sent to this address */
-                            outbound_to: number;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        first_seen_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        last_seen_at: string | null;
-                        /** @description conversations the sender wrote in */
-                        threads: number;
-                        /** @description of those, the ones a mailbox answered after the sender wrote */
-                        replied_threads: number;
-                        /** @description replied_threads / threads; null with no threads */
-                        reply_rate: number | null;
-                        triage: {
-                            [key: string]: number;
-                        };
-                        risk: {
-                            [key: string]: number;
-                        };
-                        signals: {
-                            [key: string]: number;
-                        };
-                        authentication: {
-                            spf: {
-                                [key: string]: number;
-                            };
-                            dkim: {
-                                [key: string]: number;
-                            };
-                            dmarc: {
-                                [key: string]: number;
-                            };
-                        };
-                        assessment: string;
-                        /** @enum {string} */
-                        standing: "established" | "new" | "occasional" | "unwanted" | "suspicious";
-                        /** @description The engine that made the result */
-                        engine: {
-                            /** @description `local` or `openai-compatible` */
-                            name: string;
-                            version: string;
-                            model: string | null;
-                            /** @description why the configured engine's answer was not used (the local engine made this one); null when it was */
-                            fallback_reason: string | null;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        generated_at: string;
-                        /** @description true when read from the cache, false when made by this request */
-                        cached: boolean;
-                    };
+                    "application/json": components["schemas"]["SenderIntelligence"];
                 };
             };
             400: components["responses"]["Error400.invalid_json.validation_error"];
@@ -6225,29 +5535,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            mailbox_id: string;
-                            url: string;
-                            events: string[];
-                            /** @enum {string} */
-                            status: "active" | "degraded";
-                            enabled: boolean;
-                            /** @description failed attempts since the last success; 5 or more is `degraded` */
-                            consecutive_failures: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        }[];
+                        items: components["schemas"]["WebhookEndpoint"][];
                     };
                 };
             };
@@ -6299,29 +5587,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        webhook: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            mailbox_id: string;
-                            url: string;
-                            events: string[];
-                            /** @enum {string} */
-                            status: "active" | "degraded";
-                            enabled: boolean;
-                            /** @description failed attempts since the last success; 5 or more is `degraded` */
-                            consecutive_failures: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        webhook: components["schemas"]["WebhookEndpoint"];
                         /** @description hex, 256 bits: the HMAC key of x-service-signature (shown only now) */
                         signing_secret: string;
                         /** @description the same key in the whsec_ form that Standard Webhooks libraries take */
@@ -6360,29 +5626,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        webhook: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            mailbox_id: string;
-                            url: string;
-                            events: string[];
-                            /** @enum {string} */
-                            status: "active" | "degraded";
-                            enabled: boolean;
-                            /** @description failed attempts since the last success; 5 or more is `degraded` */
-                            consecutive_failures: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        webhook: components["schemas"]["WebhookEndpoint"];
                     };
                 };
             };
@@ -6417,29 +5661,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        webhook: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            mailbox_id: string;
-                            url: string;
-                            events: string[];
-                            /** @enum {string} */
-                            status: "active" | "degraded";
-                            enabled: boolean;
-                            /** @description failed attempts since the last success; 5 or more is `degraded` */
-                            consecutive_failures: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        webhook: components["schemas"]["WebhookEndpoint"];
                     };
                 };
             };
@@ -6491,29 +5713,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        webhook: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            mailbox_id: string;
-                            url: string;
-                            events: string[];
-                            /** @enum {string} */
-                            status: "active" | "degraded";
-                            enabled: boolean;
-                            /** @description failed attempts since the last success; 5 or more is `degraded` */
-                            consecutive_failures: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        webhook: components["schemas"]["WebhookEndpoint"];
                     };
                 };
             };
@@ -6551,41 +5751,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /**
-                             * Format: uuid
-                             * @description attempt id
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description the delivery (same webhook-id on every attempt)
-                             */
-                            delivery_id: string;
-                            /** Format: uuid */
-                            endpoint_id: string;
-                            /** @description 1 for the first request of the delivery, then 2, 3… (replays included) */
-                            attempt: number;
-                            /** @enum {string} */
-                            trigger: "scheduled" | "replay";
-                            url: string;
-                            status_code: number | null;
-                            /** @description at most 4 KiB */
-                            response_body: string | null;
-                            duration_ms: number;
-                            success: boolean;
-                            error: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            started_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            finished_at: string;
-                        }[];
+                        items: components["schemas"]["DeliveryAttempt"][];
                     };
                 };
             };
@@ -6620,29 +5786,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        webhook: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            mailbox_id: string;
-                            url: string;
-                            events: string[];
-                            /** @enum {string} */
-                            status: "active" | "degraded";
-                            enabled: boolean;
-                            /** @description failed attempts since the last success; 5 or more is `degraded` */
-                            consecutive_failures: number;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        webhook: components["schemas"]["WebhookEndpoint"];
                         /** @description hex, 256 bits: the HMAC key of x-service-signature (shown only now) */
                         signing_secret: string;
                         /** @description the same key in the whsec_ form that Standard Webhooks libraries take */
@@ -6686,41 +5830,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        attempt: {
-                            /**
-                             * Format: uuid
-                             * @description attempt id
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description the delivery (same webhook-id on every attempt)
-                             */
-                            delivery_id: string;
-                            /** Format: uuid */
-                            endpoint_id: string;
-                            /** @description 1 for the first request of the delivery, then 2, 3… (replays included) */
-                            attempt: number;
-                            /** @enum {string} */
-                            trigger: "scheduled" | "replay";
-                            url: string;
-                            status_code: number | null;
-                            /** @description at most 4 KiB */
-                            response_body: string | null;
-                            duration_ms: number;
-                            success: boolean;
-                            error: string | null;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            started_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            finished_at: string;
-                        };
+                        attempt: components["schemas"]["DeliveryAttempt"];
                     };
                 };
             };
@@ -6845,31 +5955,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            description: string;
-                            /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
-                            parameter_schema: {
-                                [key: string]: unknown;
-                            };
-                            /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
-                            response_schema: {
-                                [key: string]: unknown;
-                            };
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        }[];
+                        items: components["schemas"]["Action"][];
                     };
                 };
             };
@@ -6961,31 +6047,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        action: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            description: string;
-                            /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
-                            parameter_schema: {
-                                [key: string]: unknown;
-                            };
-                            /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
-                            response_schema: {
-                                [key: string]: unknown;
-                            };
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        action: components["schemas"]["Action"];
                     };
                 };
             };
@@ -7022,31 +6084,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        action: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            description: string;
-                            /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
-                            parameter_schema: {
-                                [key: string]: unknown;
-                            };
-                            /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
-                            response_schema: {
-                                [key: string]: unknown;
-                            };
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        action: components["schemas"]["Action"];
                     };
                 };
             };
@@ -7114,31 +6152,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        action: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            description: string;
-                            /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
-                            parameter_schema: {
-                                [key: string]: unknown;
-                            };
-                            /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
-                            response_schema: {
-                                [key: string]: unknown;
-                            };
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        action: components["schemas"]["Action"];
                     };
                 };
             };
@@ -7178,31 +6192,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        action: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            description: string;
-                            /** @description JSON Schema (draft 2020-12) the protocol message's `parameters` must match; default: any object */
-                            parameter_schema: {
-                                [key: string]: unknown;
-                            };
-                            /** @description JSON Schema (draft 2020-12) a response's `structured_data` must match; default: any object */
-                            response_schema: {
-                                [key: string]: unknown;
-                            };
-                            enabled: boolean;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            updated_at: string;
-                        };
+                        action: components["schemas"]["Action"];
                     };
                 };
             };
@@ -7865,80 +6855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        /** @enum {string} */
-                        status: "received" | "routed" | "responded" | "failed";
-                        action: string | null;
-                        /** @description as validated */
-                        parameters: {
-                            [key: string]: unknown;
-                        } | null;
-                        subject: string;
-                        body: string | null;
-                        /** Format: uuid */
-                        thread_id: string | null;
-                        conversation_id: string | null;
-                        /** @enum {string} */
-                        priority: "low" | "normal" | "high" | "urgent";
-                        /** @description as given */
-                        metadata: {
-                            [key: string]: unknown;
-                        };
-                        from: {
-                            address: string;
-                            agent: string | null;
-                            on_behalf_of: string | null;
-                            callback_url: string | null;
-                        };
-                        to: string;
-                        risk_level: string | null;
-                        triage_label: string | null;
-                        error: {
-                            code: string;
-                            message: string;
-                        } | null;
-                        /** @description the latest response */
-                        response: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            protocol_message_id: string;
-                            body: string;
-                            /** @description as given */
-                            structured_data: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            delivery_mode: "poll" | "callback";
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed";
-                            /** @enum {string} */
-                            responder: "agent" | "runtime" | "auto";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            delivered_at: string | null;
-                        } | null;
-                        responses_count: number;
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description UTC, ISO 8601
-                         */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["ProtocolMessage"];
                 };
             };
             400: components["responses"]["Error400.validation_error"];
@@ -7969,33 +6886,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            protocol_message_id: string;
-                            body: string;
-                            /** @description as given */
-                            structured_data: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            delivery_mode: "poll" | "callback";
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed";
-                            /** @enum {string} */
-                            responder: "agent" | "runtime" | "auto";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            delivered_at: string | null;
-                        }[];
+                        items: components["schemas"]["ProtocolResponse"][];
                     };
                 };
             };
@@ -8162,33 +7053,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        response: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            protocol_message_id: string;
-                            body: string;
-                            /** @description as given */
-                            structured_data: {
-                                [key: string]: unknown;
-                            };
-                            /** @enum {string} */
-                            delivery_mode: "poll" | "callback";
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed";
-                            /** @enum {string} */
-                            responder: "agent" | "runtime" | "auto";
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description UTC, ISO 8601
-                             */
-                            delivered_at: string | null;
-                        };
+                        response: components["schemas"]["ProtocolResponse"];
                     };
                 };
             };
