@@ -157,8 +157,9 @@ describe.each(routes)("$key ($level)", ({ key: route, method, pattern, level }) 
 
   test("the admin token is accepted (not 401/403)", async () => {
     const res = await call({});
-    // Protocol messages are sent by a mailbox: the admin token authenticates, then the handler refuses it.
-    if (route === "POST /.agent/inbox") expect(res.status).not.toBe(401);
+    // Protocol messages are sent by a mailbox, and the MCP tools act on the key's mailbox: the
+    // admin token authenticates, then the handler refuses it.
+    if (route === "POST /.agent/inbox" || route === "POST /mcp") expect(res.status).not.toBe(401);
     else expect([401, 403]).not.toContain(res.status);
     expect(res.status).toBeLessThan(500);
   });

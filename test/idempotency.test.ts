@@ -483,6 +483,9 @@ describe("every route that changes something honours Idempotency-Key", () => {
     "POST /v1/mailboxes/:mailboxId/callback-secret": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/callback-secret`, body: { rotate: true } }),
     "POST /v1/mailboxes/:mailboxId/agent-runtime-binding": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/agent-runtime-binding`, body: { agentId: "idem", runtimeBaseUrl: "https://runtime.example.com" } }),
     "DELETE /v1/mailboxes/:mailboxId/agent-runtime-binding": (s) => ({ path: `/v1/mailboxes/${s.agent.id}/agent-runtime-binding` }),
+    // The MCP server: a JSON-RPC message is replayed like any POST; DELETE is its 405.
+    "POST /mcp": (s) => ({ path: "/mcp", body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "create_draft", arguments: { subject: "idem" } } }, token: s.agentKey.token, status: 200 }),
+    "DELETE /mcp": (s) => ({ path: "/mcp", token: s.agentKey.token, status: 405 }),
   };
   const mutating = Object.keys(ROUTE_AUTH).filter((r) => /^(POST|PUT|PATCH|DELETE) /.test(r));
 

@@ -48,6 +48,8 @@ import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import { whoamiRoutes } from "./whoami/index.ts";
 import { consoleRoutes } from "../console/routes.ts";
 import { lazyConsole } from "../console/bundle.ts";
+import { meRoutes } from "./me/index.ts";
+import { mcpRoutes } from "../mcp/http.ts";
 
 export interface HttpDeps {
   db: Db;
@@ -91,6 +93,7 @@ export function createHttpApp(deps: HttpDeps) {
     .use(openapiRoutes(() => app, { version: deps.version }))
     .use(accountRoutes(deps.accounts, pipeline.mutation))
     .use(mailboxRoutes(deps.mailboxes, pipeline.mutation))
+    .use(meRoutes(deps.mailboxes, deps.db))
     .use(apiKeyRoutes(deps.mailboxes, deps.db, pipeline.mutation))
     .use(policyRoutes(deps.mailboxes, pipeline.mutation))
     .use(draftRoutes(deps.mailboxes, deps.owners, deps.db, pipeline.mutation))
@@ -112,6 +115,8 @@ export function createHttpApp(deps: HttpDeps) {
     .use(callbackSecretRoutes(deps.mailboxes, pipeline.mutation))
     .use(whoamiRoutes(deps.mailboxes))
     .use(consoleRoutes(lazyConsole()))
-    .use(protocolRoutes({ mailboxes: deps.mailboxes, db: deps.db, hosts: deps.hosts, targets: deps.targets, version: deps.version }, pipeline.mutation));
+    .use(protocolRoutes({ mailboxes: deps.mailboxes, db: deps.db, hosts: deps.hosts, targets: deps.targets, version: deps.version }, pipeline.mutation))
+    // The MCP server: its tools call this app in-process, as the caller.
+    .use(mcpRoutes((request) => app.handle(request), { version: deps.version }, pipeline.mutation));
   return app;
 }

@@ -45,6 +45,12 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
   "GET /v1/accounts/:accountId/mailboxes": ADMIN,
   "POST /v1/accounts/:accountId/mailboxes": ADMIN,
 
+  // Who the token is: any mailbox key (its own mailbox) or the admin token.
+  "GET /v1/me": ANY_KEY,
+  // The MCP server of the key's mailbox; its tools call the API as the key (src/mcp/).
+  "POST /mcp": ANY_KEY,
+  "GET /mcp": ANY_KEY,
+  "DELETE /mcp": ANY_KEY,
   "GET /v1/mailboxes/:mailboxId": mailboxParam("mailboxId"),
   "POST /v1/mailboxes/:mailboxId/disable": mailboxParam("mailboxId"),
   "POST /v1/mailboxes/:mailboxId/enable": mailboxParam("mailboxId"),
@@ -169,6 +175,9 @@ export const TIER_CAPABILITIES: Readonly<Record<string, readonly Capability[]>> 
 };
 
 const ROUTE_CAPABILITY: Readonly<Record<string, Capability>> = {
+  // Talking to the MCP server needs nothing itself: each tool's API calls are checked as they are made.
+  "POST /mcp": "read",
+  "DELETE /mcp": "read",
   // POSTs that only read: a search, and results made from the mail (cached, not a change to it).
   "POST /v1/mailboxes/:mailboxId/search": "read",
   "POST /v1/messages/:messageId/summary": "read",
