@@ -243,7 +243,14 @@ export class Api {
     return res.blob();
   }
 
-  whoami = () => this.call<{ principal: Whoami }>("GET", "/v1/whoami").then((r) => r.principal);
+  /** Who the signed-in token is (GET /v1/me), in the shape the screens use. */
+  whoami = () =>
+    this.call<{ principal: "admin" | "key"; key: { id: string; scope: string } | null; mailbox: Mailbox | null; account_id: string | null }>("GET", "/v1/me").then(
+      (me): Whoami =>
+        me.principal === "key" && me.key && me.mailbox && me.account_id
+          ? { kind: "mailbox_key", key_id: me.key.id, runtime: me.key.scope === "runtime", mailbox: me.mailbox, account_id: me.account_id }
+          : { kind: "admin" },
+    );
 
   // Accounts and mailboxes (admin)
   accounts = (page = 1) => this.call<Paged<Account>>("GET", "/v1/accounts", { query: { page, limit: 50 } });

@@ -3,7 +3,7 @@ import { expectError, seedAccount, sleep, startTestService, UUID, type TestServi
 import { postInbound, rfc822, waitForMessage } from "./mail-support.ts";
 import { startReceiver } from "./webhook-support.ts";
 
-/** What the console needs of the API beyond the spec: whoami, the account list, since=now, verdicts, history bodies, deep pages. */
+/** What the console needs of the API beyond the spec: /v1/me, the account list, since=now, verdicts, history bodies, deep pages. */
 let t: TestService;
 let seed: Awaited<ReturnType<typeof seedAccount>>;
 beforeAll(async () => {
@@ -19,25 +19,25 @@ async function deliver(to: string, subject: string, headers: Record<string, stri
   return res.body.message_ids[0];
 }
 
-describe("GET /v1/whoami", () => {
+describe("GET /v1/me, as the console uses it", () => {
   test("names the admin token", async () => {
-    const res = await t.api("GET", "/v1/whoami");
+    const res = await t.api("GET", "/v1/me");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ principal: { kind: "admin" } });
+    expect(res.body).toMatchObject({ principal: "admin", key: null, mailbox: null, account_id: null });
   });
 
   test("names a key's mailbox and account", async () => {
-    const res = await t.api("GET", "/v1/whoami", { token: seed.agentKey.token });
+    const res = await t.api("GET", "/v1/me", { token: seed.agentKey.token });
     expect(res.status).toBe(200);
-    expect(res.body.principal).toMatchObject({ kind: "mailbox_key", key_id: seed.agentKey.id, runtime: false, account_id: seed.account.id });
-    expect(res.body.principal.mailbox).toMatchObject({ id: seed.agent.id, email_address: seed.agent.email_address, kind: "agent", status: "active" });
+    expect(res.body).toMatchObject({ principal: "key", key: { id: seed.agentKey.id, scope: "mailbox" }, account_id: seed.account.id });
+    expect(res.body.mailbox).toMatchObject({ id: seed.agent.id, email_address: seed.agent.email_address, kind: "agent", status: "active" });
   });
 
   test("refuses no token and a revoked key", async () => {
-    expectError(await t.api("GET", "/v1/whoami", { token: null }), 401, "missing_authorization");
+    expectError(await t.api("GET", "/v1/me", { token: null }), 401, "missing_authorization");
     const key = await t.api("POST", `/v1/mailboxes/${seed.primary.id}/api-keys`, { body: { name: "gone", scope: "mailbox" } });
     await t.api("POST", `/v1/mailboxes/${seed.primary.id}/api-keys/${key.body.api_key.id}/revoke`);
-    expectError(await t.api("GET", "/v1/whoami", { token: key.body.token }), 401, "invalid_token");
+    expectError(await t.api("GET", "/v1/me", { token: key.body.token }), 401, "invalid_token");
   });
 });
 

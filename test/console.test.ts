@@ -271,12 +271,12 @@ suite("console in a browser", () => {
     await page.click('button:has-text("Issue key")');
     const token = await (await page.waitForSelector("[data-secret]")).inputValue();
     expect(token).toMatch(/^svc_[0-9a-f-]{36}\.[A-Za-z0-9_-]+$/);
-    expect((await t.api("GET", "/v1/whoami", { token })).status).toBe(200);
+    expect((await t.api("GET", "/v1/me", { token })).status).toBe(200);
     await shot("settings");
     const keyId = token.slice(4, 40);
     await page.click(`tr[data-key="${keyId}"] button:has-text("Revoke")`);
     await page.waitForSelector(`tr[data-key="${keyId}"]:has-text("revoked")`);
-    expect((await t.api("GET", "/v1/whoami", { token })).status).toBe(401);
+    expect((await t.api("GET", "/v1/me", { token })).status).toBe(401);
     // Shown once: a fresh visit to the screen lists the key, never its token.
     await page.reload();
     await page.waitForSelector(`tr[data-key="${keyId}"]`);

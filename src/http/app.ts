@@ -45,7 +45,6 @@ import { senderProfileRoutes } from "./sender-profiles/index.ts";
 import { statsRoutes } from "./stats/index.ts";
 import { metricsRoutes, requestMetrics } from "./metrics.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
-import { whoamiRoutes } from "./whoami/index.ts";
 import { consoleRoutes } from "../console/routes.ts";
 import { lazyConsole } from "../console/bundle.ts";
 import { meRoutes } from "./me/index.ts";
@@ -113,7 +112,6 @@ export function createHttpApp(deps: HttpDeps) {
     .use(autopilotRoutes(deps.mailboxes, deps.db, pipeline.mutation))
     .use(runtimeRoutes(deps.mailboxes, deps.db, deps.targets, pipeline.mutation))
     .use(callbackSecretRoutes(deps.mailboxes, pipeline.mutation))
-    .use(whoamiRoutes(deps.mailboxes))
     .use(consoleRoutes(lazyConsole()))
     .use(protocolRoutes({ mailboxes: deps.mailboxes, db: deps.db, hosts: deps.hosts, targets: deps.targets, version: deps.version }, pipeline.mutation))
     // The MCP server: its tools call this app in-process, as the caller.

@@ -34,7 +34,6 @@ export const ROUTE_AUTH: Readonly<Record<string, AuthRule>> = {
   "GET /docs/swagger-ui-bundle.js": PUBLIC,
   "GET /docs/init.js": PUBLIC,
   "GET /metrics": ADMIN,
-  "GET /v1/whoami": ANY_KEY,
   "GET /console": PUBLIC,
   "GET /console/app.js": PUBLIC,
   "GET /console/app.css": PUBLIC,

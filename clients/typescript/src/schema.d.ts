@@ -44,6 +44,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts (ours)
+         * @description Newest first.
+         */
+        get: operations["getV1Accounts"];
+        put?: never;
+        /** Create an account and its primary mailbox */
+        post: operations["postV1Accounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accounts/{accountId}": {
         parameters: {
             query?: never;
@@ -79,23 +100,6 @@ export interface paths {
          * @description The mailbox gets the default action `send_message`.
          */
         post: operations["postV1AccountsByAccountIdMailboxes"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/accounts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Create an account and its primary mailbox */
-        post: operations["postV1Accounts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -168,7 +172,7 @@ export interface paths {
         };
         /**
          * Who this token is
-         * @description For a mailbox API key: the key, its mailbox, the mailbox's agent-runtime binding (tier and mode only; null without one) and the number of its latest event (`since` for a stream of what comes next). For the admin token, `principal: admin` and nulls.
+         * @description For a mailbox API key: the key, its mailbox and account, the mailbox's agent-runtime binding (tier and mode only; null without one) and the number of its latest event (`since` for a stream of what comes next). For the admin token, `principal: admin` and nulls.
          */
         get: operations["getV1Me"];
         put?: never;
@@ -1515,6 +1519,12 @@ export interface components {
              * @description UTC, ISO 8601
              */
             finished_at: string;
+            /** @description the event the delivery carries (history only; ours) */
+            event?: string | null;
+            /** @description the JSON body sent, its first 16 KiB */
+            request_body?: string | null;
+            /** @description pending, succeeded or failed */
+            delivery_status?: string | null;
         };
         DeliveryEvent: {
             /** Format: uuid */
@@ -1768,6 +1778,8 @@ export interface components {
             html_body: string | null;
             /** @description The new text of the message for an agent: quoted history and signature removed, HTML turned into text when there is no text part. */
             extracted_text: string | null;
+            /** @description What extracted_text left out (ours): the reply headers with the quoted lines and history, then the signature, as written; empty when nothing was removed, null when the message was not split (outbound, agent protocol, not processed yet, or stored before this field). */
+            quoted_text: string | null;
             headers: {
                 key: string;
                 value: string;
@@ -1784,6 +1796,12 @@ export interface components {
              * @description When the message was last marked reviewed (ours); null if never
              */
             reviewed_at: string | null;
+            /** @description SPF, DKIM and DMARC results of inbound mail (ours): pass, fail, softfail, neutral, none, temperror or permerror; null until processed and for outbound mail */
+            authentication: {
+                spf: string;
+                dkim: string;
+                dmarc: string;
+            } | null;
         };
         MessageListItem: {
             /** Format: uuid */
@@ -2683,6 +2701,92 @@ export interface operations {
             };
         };
     };
+    getV1Accounts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: number;
+                /** @description At most this many items. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Account"][];
+                        page: number;
+                        limit: number;
+                        total: number;
+                        total_pages: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
+        };
+    };
+    postV1Accounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "slug": "acme",
+                 *       "displayName": "Acme Corp"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description lowercase letters, digits and hyphens */
+                    slug: string;
+                    displayName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: components["schemas"]["Account"];
+                        primary_mailbox: components["schemas"]["MailboxSummary"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400.invalid_json.validation_error"];
+            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
+            403: components["responses"]["Error403.forbidden"];
+            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused.slug_taken"];
+            413: components["responses"]["Error413.payload_too_large"];
+            415: components["responses"]["Error415.unsupported_media_type"];
+            429: components["responses"]["Error429.rate_limit_exceeded"];
+            500: components["responses"]["Error500.internal_error"];
+            503: components["responses"]["Error503.service_unavailable"];
+        };
+    };
     getV1AccountsByAccountId: {
         parameters: {
             query?: never;
@@ -2790,55 +2894,6 @@ export interface operations {
             401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
             403: components["responses"]["Error403.forbidden"];
             404: components["responses"]["Error404.not_found"];
-            409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused.slug_taken"];
-            413: components["responses"]["Error413.payload_too_large"];
-            415: components["responses"]["Error415.unsupported_media_type"];
-            429: components["responses"]["Error429.rate_limit_exceeded"];
-            500: components["responses"]["Error500.internal_error"];
-            503: components["responses"]["Error503.service_unavailable"];
-        };
-    };
-    postV1Accounts: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description 1-255 printable characters; a retry with the same key and request replays the first response (header x-idempotent-replay: true) for 24 hours. */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "slug": "acme",
-                 *       "displayName": "Acme Corp"
-                 *     }
-                 */
-                "application/json": {
-                    /** @description lowercase letters, digits and hyphens */
-                    slug: string;
-                    displayName: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        account: components["schemas"]["Account"];
-                        primary_mailbox: components["schemas"]["MailboxSummary"];
-                    };
-                };
-            };
-            400: components["responses"]["Error400.invalid_json.validation_error"];
-            401: components["responses"]["Error401.invalid_authorization.invalid_token.missing_authorization"];
-            403: components["responses"]["Error403.forbidden"];
             409: components["responses"]["Error409.idempotency_key_in_use.idempotency_key_reused.slug_taken"];
             413: components["responses"]["Error413.payload_too_large"];
             415: components["responses"]["Error415.unsupported_media_type"];
@@ -3006,6 +3061,11 @@ export interface operations {
                              */
                             created_at: string;
                         } | null;
+                        /**
+                         * Format: uuid
+                         * @description the account the key's mailbox belongs to
+                         */
+                        account_id: string | null;
                         latest_event_id: number | null;
                         /** @description the mailbox's agent-runtime binding, when it has one */
                         binding: {
@@ -5903,7 +5963,7 @@ export interface operations {
     getV1MailboxesByMailboxIdEvents: {
         parameters: {
             query?: {
-                /** @description Resume point when there is no Last-Event-ID header: events numbered after it are sent. A non-negative integer; default 0 (from the oldest stored event). */
+                /** @description Resume point when there is no Last-Event-ID header: events numbered after it are sent. A non-negative integer, or `now` (ours: only events committed after the stream opens); default 0 (from the oldest stored event). */
                 since?: string;
             };
             header?: {
