@@ -3,7 +3,7 @@ import { DOCS_ASSET_PATHS, DOCS_CSP, DOCS_PAGE, docsAsset } from "./docs-page.ts
 import { buildOpenApiDocument } from "./openapi-document.ts";
 
 /** Routes that are not operations of the API, so not in its document. */
-export const UNDOCUMENTED = ["/openapi.json", "/docs", ...DOCS_ASSET_PATHS, "/console", "/console/app.js", "/console/app.css"];
+export const UNDOCUMENTED = ["/openapi.json", "/docs", ...DOCS_ASSET_PATHS, "/console", "/console/app.js", "/console/app.css", "/mcp"];
 
 /** GET /openapi.json (src/http/openapi-document.ts), GET /docs and the files the docs page loads. */
 export function openapiRoutes(getApp: () => Elysia<any, any, any, any, any, any, any>, info: { version: string }) {
