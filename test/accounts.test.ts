@@ -11,6 +11,23 @@ afterAll(() => t.stop());
 
 
 describe("POST /v1/accounts", () => {
+  test("ignores fields it does not know (the create bodies are open, README \"Bounds in every schema\")", async () => {
+    const slug = uniqueSlug("open");
+    const res = await t.api("POST", "/v1/accounts", { body: { slug, displayName: "Open Ltd", display_name: "other", plan: { tier: "pro" } } });
+    expect(res.status).toBe(201);
+    expect(res.body.account).toMatchObject({ slug, display_name: "Open Ltd" });
+    const mailbox = await t.api("POST", `/v1/accounts/${res.body.account.id}/mailboxes`, { body: { slug: "helper", note: "x" } });
+    expect(mailbox.status).toBe(201);
+    const key = await t.api("POST", `/v1/mailboxes/${mailbox.body.mailbox.id}/api-keys`, { body: { name: "k", scope: "mailbox", expires: "never" } });
+    expect(key.status).toBe(201);
+  });
+
+  test("takes at most 32 fields", async () => {
+    const body: Record<string, unknown> = { slug: uniqueSlug("many"), displayName: "Many" };
+    for (let i = 0; i < 31; i++) body[`extra${i}`] = i;
+    expect((await t.api("POST", "/v1/accounts", { body })).status).toBe(400);
+  });
+
   test("creates the account and its primary mailbox with exactly the spec's fields", async () => {
     const slug = uniqueSlug("acme");
     const res = await t.api("POST", "/v1/accounts", { body: { slug, displayName: "Acme Inc" } });

@@ -2760,6 +2760,8 @@ export interface operations {
                     /** @description lowercase letters, digits and hyphens */
                     slug: string;
                     displayName: string;
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };
@@ -2875,6 +2877,8 @@ export interface operations {
                 "application/json": {
                     /** @description lowercase letters, digits and hyphens; not `main` or `primary` */
                     slug: string;
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };
@@ -3148,6 +3152,8 @@ export interface operations {
                      * @constant
                      */
                     scope: "mailbox";
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };

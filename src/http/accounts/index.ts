@@ -43,7 +43,7 @@ export function accountRoutes(accounts: Accounts, mutation: MutationHooks) {
         .post(
           "/v1/accounts",
           async ({ body, set }) => {
-            const created = await accounts.create(body);
+            const created = await accounts.create({ slug: body.slug, displayName: body.displayName });
             set.status = 201;
             return { account: account(created.account), primary_mailbox: mailboxSummary(created.primary) };
           },

@@ -17,11 +17,11 @@ export const CreateAccountBody = t.Object(
     slug: t.String({ minLength: ACCOUNT_SLUG.min, maxLength: ACCOUNT_SLUG.max, description: "lowercase letters, digits and hyphens" }),
     displayName: t.String({ minLength: 1, maxLength: 200 }),
   },
-  { maxProperties: OPEN_BODY_MAX_PROPERTIES },
+  { additionalProperties: true, maxProperties: OPEN_BODY_MAX_PROPERTIES },
 );
 export const CreateMailboxBody = t.Object(
   { slug: t.String({ minLength: MAILBOX_SLUG.min, maxLength: MAILBOX_SLUG.max, description: "lowercase letters, digits and hyphens; not `main` or `primary`" }) },
-  { maxProperties: OPEN_BODY_MAX_PROPERTIES },
+  { additionalProperties: true, maxProperties: OPEN_BODY_MAX_PROPERTIES },
 );
 export const AccountParams = t.Object({ accountId: Uuid("account id") });
 

@@ -14,7 +14,7 @@ export const CreateApiKeyBody = t.Object(
     name: t.String({ minLength: 1, maxLength: 200 }),
     scope: t.Literal("mailbox", { description: "must be `mailbox`: a key is valid for exactly one mailbox" }),
   },
-  { maxProperties: OPEN_BODY_MAX_PROPERTIES },
+  { additionalProperties: true, maxProperties: OPEN_BODY_MAX_PROPERTIES },
 );
 export const ApiKeyParams = t.Object({ mailboxId: Uuid("mailbox id"), keyId: Uuid("API key id") });
 
