@@ -6,6 +6,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { partitionOf } from "../src/cluster/leases.ts";
 import { TEST_SECRETS_KEY } from "./harness.ts";
+import { collectLines } from "./process-output.ts";
 
 /**
  * Real node processes (src/main.ts) of one cluster: one PostgreSQL database, one NATS,
@@ -70,26 +71,8 @@ export class Cluster {
     const proc = Bun.spawn([process.execPath, "src/main.ts"], { cwd: ROOT, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
     const logs: Record<string, any>[] = [];
     const lines: string[] = [];
-    const pump = async (stream: ReadableStream<Uint8Array>) => {
-      const decoder = new TextDecoder();
-      let rest = "";
-      for await (const chunk of stream) {
-        rest += decoder.decode(chunk, { stream: true });
-        let nl: number;
-        while ((nl = rest.indexOf("\n")) >= 0) {
-          const line = rest.slice(0, nl);
-          rest = rest.slice(nl + 1);
-          lines.push(line);
-          try {
-            logs.push(JSON.parse(line));
-          } catch {
-            // not a log record
-          }
-        }
-      }
-    };
-    void pump(proc.stdout);
-    void pump(proc.stderr);
+    void collectLines(proc.stdout, lines, logs);
+    void collectLines(proc.stderr, lines, logs);
     const node: Node = {
       name,
       url: `http://${HOST}:${port}`,

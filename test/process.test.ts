@@ -5,6 +5,7 @@ import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TEST_SECRETS_KEY } from "./harness.ts";
+import { collectLines } from "./process-output.ts";
 
 /**
  * The real entry point (src/main.ts) as a child process: what `npm start` runs. Every
@@ -89,29 +90,7 @@ function spawnMain(env: Record<string, string>): Child {
     n();
   };
 
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    let rest = "";
-    for await (const chunk of stream) {
-      rest += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = rest.indexOf("\n")) >= 0) {
-        const line = rest.slice(0, nl);
-        rest = rest.slice(nl + 1);
-        lines.push(line);
-        try {
-          const parsed = JSON.parse(line);
-          if (parsed && typeof parsed === "object") logs.push(parsed);
-        } catch {
-          // not a log record (e.g. a config error on stderr)
-        }
-      }
-      bump();
-    }
-    if (rest) lines.push(rest);
-    bump();
-  };
-  const pumped = Promise.all([pump(proc.stdout), pump(proc.stderr)]);
+  const pumped = Promise.all([collectLines(proc.stdout, lines, logs, bump), collectLines(proc.stderr, lines, logs, bump)]);
   void proc.exited.then(() => bump());
 
   const child: Child = {
