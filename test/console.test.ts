@@ -325,6 +325,8 @@ suite("console in a browser", () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("q");
     await page.keyboard.press("Escape");
     await page.keyboard.press("Enter");
+    // Wait for the route itself: a message view from an earlier test can still be on the page.
+    await page.waitForURL((url) => url.hash.endsWith(`/message/${first}`));
     await page.waitForSelector("article.message");
     expect(page.url()).toContain(`/message/${first}`);
   }, 120_000);
