@@ -68,7 +68,7 @@ describe("the event stream from now", () => {
     let text = "";
     await sleep(200);
     const fresh = await deliver(seed.agent.email_address, "after the stream");
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 20_000;
     while (!text.includes(fresh) && Date.now() < deadline) {
       const { value, done } = await Promise.race([reader.read(), sleep(Math.max(1, deadline - Date.now())).then(() => ({ value: "", done: false }))]);
       if (done) break;

@@ -201,13 +201,14 @@ JVBERi0xLjQKJeLjz9MK
   test(
     "a parse over its time budget is terminated, resolves parse_timeout with the head, and the worker is replaced",
     async () => {
-      const parser = new MailParser({ workers: 1, timeoutMs: 200 });
+      // 30 MB of blank lines takes seconds; 1 s leaves the ordinary mail after it room on a busy machine.
+      const parser = new MailParser({ workers: 1, timeoutMs: 1_000 });
       try {
         const timedOut = await failed(pathological(), parser);
         expect(timedOut.reason).toBe("parse_timeout");
         expect(header(timedOut, "subject")).toBe("Pathological");
         // The only worker had seconds of work left: had it been kept, this parse would have
-        // waited behind that work past its own 200 ms budget and resolved parse_timeout too.
+        // waited behind that work past its own 1 s budget and resolved parse_timeout too.
         const next = await parser.parse(crlf("Subject: after the timeout\n\nstill working\n"));
         expect(next.ok && next.mail.subject).toBe("after the timeout");
       } finally {

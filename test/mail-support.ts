@@ -28,7 +28,7 @@ export async function smtpSend(port: number, envelope: { from: string; to: strin
 }
 
 /** Polls a message until it reaches one of `statuses` (processing and delivery are asynchronous). */
-export async function waitForMessage(t: TestService, id: string, statuses: string[] = ["processed"], timeoutMs = 10_000): Promise<any> {
+export async function waitForMessage(t: TestService, id: string, statuses: string[] = ["processed"], timeoutMs = 20_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await t.api("GET", `/v1/messages/${id}`);

@@ -126,7 +126,7 @@ describe("MCP over /mcp", () => {
     const both = await call(c, "archive", { message_id: id, thread_id: threadId });
     expect(both.isError).toBe(true);
     expect(text(both)).toContain("validation_error");
-  });
+  }, 90_000); // calls every tool in turn, each a round trip through the service: slow on a busy machine
 
   test("attachments: the text of a textual one, a description of a binary one", async () => {
     const c = await httpClient(s.agentKey.token);

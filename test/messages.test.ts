@@ -60,7 +60,7 @@ async function deliver(raw: string | Uint8Array, to: string): Promise<string[]> 
 }
 
 /** Polls GET /v1/messages/:id until `ready` holds (processing is asynchronous). */
-async function waitFor(id: string, ready: (m: any) => boolean = (m) => m.status === "processed", timeoutMs = 10_000): Promise<any> {
+async function waitFor(id: string, ready: (m: any) => boolean = (m) => m.status === "processed", timeoutMs = 20_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await t.api("GET", `/v1/messages/${id}`);
@@ -554,7 +554,7 @@ describe("outbound messages", () => {
     });
     expect(sent.status).toBe(201);
     const id = sent.body.message.id;
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 20_000;
     let events: any[] = [];
     while (Date.now() < deadline) {
       events = (await o.api("GET", `/v1/messages/${id}/delivery`, { token: s.agentKey.token })).body.events;

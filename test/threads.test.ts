@@ -35,7 +35,7 @@ async function deliver(raw: string, to: string): Promise<string> {
 }
 
 /** Polls GET /v1/messages/:id until it is processed (processing is asynchronous). */
-async function waitProcessed(id: string, timeoutMs = 10_000): Promise<any> {
+async function waitProcessed(id: string, timeoutMs = 20_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await t.api("GET", `/v1/messages/${id}`);

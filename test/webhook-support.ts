@@ -28,7 +28,7 @@ export function startReceiver(respond: (n: number, req: Received) => Response | 
     requests,
     /** Requests for one event name. */
     of: (event: string) => requests.filter((r) => r.headers["x-service-event"] === event),
-    async waitFor(predicate: (rs: Received[]) => boolean, timeoutMs = 10_000): Promise<Received[]> {
+    async waitFor(predicate: (rs: Received[]) => boolean, timeoutMs = 20_000): Promise<Received[]> {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(requests)) {
         if (Date.now() > deadline) throw new Error(`receiver: condition not met; got ${requests.length} request(s): ${requests.map((r) => r.headers["x-service-event"]).join(", ")}`);

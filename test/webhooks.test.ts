@@ -343,7 +343,7 @@ describe("SSRF guard", () => {
     expectError(await strict.api("PATCH", `/v1/webhooks/${res.body.webhook.id}`, { body: { url: "http://127.0.0.1/" } }), 400, "validation_error");
     const post = await postInbound(strict, rfc822({ From: "ann@example.com", To: s.agent.email_address, Subject: "x" }));
     expect(post.status).toBe(202);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 20_000;
     for (;;) {
       const h = await strict.api("GET", `/v1/webhooks/${res.body.webhook.id}/deliveries`);
       if (h.body.items.length > 0) {
@@ -357,7 +357,7 @@ describe("SSRF guard", () => {
   });
 });
 
-async function waitForHistory(endpointId: string, n: number, timeoutMs = 10_000): Promise<any[]> {
+async function waitForHistory(endpointId: string, n: number, timeoutMs = 20_000): Promise<any[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await t.api("GET", `/v1/webhooks/${endpointId}/deliveries`);
@@ -367,7 +367,7 @@ async function waitForHistory(endpointId: string, n: number, timeoutMs = 10_000)
   }
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000) {
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error("condition not met in time");

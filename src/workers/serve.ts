@@ -13,8 +13,14 @@ export type WorkerReply<R> =
 
 declare var self: Worker;
 
-/** Serves calls in this worker; `transferOf` names buffers of a result to move instead of copy. */
-export function serveWorker<Q, R>(handle: (input: Q) => R | Promise<R>, transferOf: (value: R) => Bun.Transferable[] = () => []): void {
+/**
+ * Serves calls in this worker; `transferOf` names buffers of a result to move instead of copy.
+ * `warmUp` runs before the worker says "ready": the first call on a fresh thread otherwise pays
+ * for loading and compiling its handler's code inside its own time budget, which on a busy
+ * machine can take longer than the budget itself (a replaced worker would then time out the
+ * next ordinary mail). A warm-up that fails is ignored: the real call will report the fault.
+ */
+export function serveWorker<Q, R>(handle: (input: Q) => R | Promise<R>, transferOf: (value: R) => Bun.Transferable[] = () => [], warmUp?: () => unknown): void {
   self.onmessage = async (event: MessageEvent<WorkerRequest<Q>>) => {
     const { id, input } = event.data;
     let reply: WorkerReply<R>;
@@ -30,5 +36,12 @@ export function serveWorker<Q, R>(handle: (input: Q) => R | Promise<R>, transfer
       self.postMessage({ type: "done", id, ok: false, error: `result not transferable: ${String(err)}` } satisfies WorkerReply<R>);
     }
   };
-  self.postMessage({ type: "ready" } satisfies WorkerReply<R>);
+  const ready = () => self.postMessage({ type: "ready" } satisfies WorkerReply<R>);
+  if (!warmUp) return ready();
+  void (async () => {
+    try {
+      await warmUp();
+    } catch {}
+    ready();
+  })();
 }

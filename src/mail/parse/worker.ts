@@ -12,6 +12,10 @@ import { splitReply } from "../extract.ts";
 import { parseInline } from "./convert.ts";
 import type { ParseRequest, Parsed } from "./index.ts";
 
+const WARM_UP = new TextEncoder().encode(
+  "From: a@example.com\r\nTo: b@example.com\r\nSubject: warm-up\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<p>Hello <a href=\"https://example.com\">there</a></p>\r\n",
+);
+
 serveWorker<ParseRequest, Parsed>(
   async ({ raw, assess }) => {
     const mail = await parseInline(raw);
@@ -22,4 +26,9 @@ serveWorker<ParseRequest, Parsed>(
   },
   // Attachments move to the main thread instead of being copied (each owns its buffer).
   ({ mail }) => [...new Set(mail.attachments.map((a) => a.content.buffer as ArrayBuffer))],
+  // Parse, convert and split once, so the code of every step is loaded before the first mail.
+  async () => {
+    const mail = await parseInline(WARM_UP);
+    splitReply({ text: mail.text, html: mail.html });
+  },
 );
