@@ -20,11 +20,12 @@ export const jsonb = customType<{ data: unknown; driverData: unknown }>({
 });
 
 /**
- * A jsonb parameter that every driver encodes as the JSON text it stands for. The drivers
- * disagree about a string bound to a jsonb parameter: PGlite and postgres.js (through drizzle)
- * send it as it is, Bun's client with prepared statements encodes it again as a JSON string
- * (storing `"{\"a\":1}"`, which breaks `@>` and `->`). All of them JSON.stringify an object,
- * and JSON.stringify asks `toJSON`, so the parameter is an object whose toJSON is the value.
+ * A jsonb parameter that both our drivers encode as the JSON text it stands for. They disagree
+ * about a string bound to a jsonb parameter: PGlite sends it as it is, Bun's client with
+ * prepared statements encodes it again as a JSON string (storing `"{\"a\":1}"`, which breaks
+ * `@>` and `->`). Both JSON.stringify an object, and JSON.stringify asks `toJSON`, so the
+ * parameter is an object whose toJSON is the value. (drizzle-orm/postgres-js, no longer used,
+ * would refuse it: it wants the text.)
  */
 export class JsonParam {
   constructor(
@@ -34,7 +35,7 @@ export class JsonParam {
   toJSON(): unknown {
     return this.value;
   }
-  /** For a driver that writes the parameter as text. */
+  /** The JSON text, for logs and for anything that prints the parameter. */
   toString(): string {
     return this.json;
   }
