@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { drizzle as drizzleBunSql } from "drizzle-orm/bun-sql";
-import { openBunSql, withPgErrorCodes } from "./bun-sql.ts";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
 import { openPglite } from "./pglite-template.ts";
 import * as schema from "./schema/index.ts";
 
@@ -32,24 +32,23 @@ export interface DatabaseOptions {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    // Bun's native client (db/bun-sql.ts says why, and what it normalises).
-    const client = openBunSql(opts.databaseUrl, {
+    const client = postgres(opts.databaseUrl, {
       max: opts.poolSize ?? 20,
+      onnotice: () => {},
       // Fail fast instead of hanging start-up when the server is down.
-      connectTimeout: 10,
-      applicationName: "mailroom",
+      connect_timeout: 10,
+      connection: { application_name: "mailroom" },
     });
-    const db = drizzleBunSql({ client: withPgErrorCodes(client), schema }) as unknown as Db;
+    const db = drizzlePostgres(client, { schema }) as unknown as Db;
     return {
       db,
       driver: "postgres",
       ping: async () => void (await db.execute(sql`select 1`)),
       listen: async (channel, onNotify) => {
-        // One dedicated connection for every channel, re-subscribed after a reconnect.
-        const subscription = await client.listen(channel, onNotify);
-        return () => subscription.unlisten();
+        const { unlisten } = await client.listen(channel, onNotify);
+        return unlisten;
       },
-      close: () => client.close({ timeout: 5 }),
+      close: () => client.end({ timeout: 5 }),
     };
   }
   let dir: string | undefined;

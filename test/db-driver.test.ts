@@ -11,10 +11,11 @@ import { isPermanent } from "../src/jobs/failure.ts";
 import { usingPostgres } from "./harness.ts";
 
 /*
- * What the rest of the code assumes of db/client.ts, whichever driver is underneath (Bun's
- * native client on PostgreSQL, PGlite embedded): values round-trip with their types, the
+ * What the rest of the code assumes of db/client.ts, whichever driver is underneath
+ * (postgres.js on PostgreSQL, PGlite embedded): values round-trip with their types, the
  * SQLSTATE of a failure is on `.code`, transactions and savepoints roll back, NOTIFY arrives
- * after commit, execute() answers rows.
+ * after commit, execute() answers rows. A driver change must keep all of it (Bun's native
+ * client, tried, stored jsonb double-encoded and put the SQLSTATE in `errno`).
  */
 const table = `driver_probe_${process.pid}_${Date.now().toString(36)}`;
 const probe = pgTable(table, {
@@ -40,7 +41,7 @@ const typeOf = async (id: string) =>
   rowsOf<{ t: string | null }>(await database.db.execute(sql`select jsonb_typeof(doc) as t from ${probe} where id = ${id}`))[0]?.t;
 
 describe(`the database driver (${usingPostgres ? "PostgreSQL" : "PGlite"})`, () => {
-  test("jsonb values are stored as JSON, not as a JSON string of their text (prepared statements on Bun)", async () => {
+  test("jsonb values are stored as JSON, not as a JSON string of their text", async () => {
     const docs: [string, unknown, string][] = [
       ["object", { a: 1, nested: { list: [1, "two"] } }, "object"],
       ["array", [1, "x"], "array"],

@@ -8,7 +8,7 @@ import { customType } from "drizzle-orm/pg-core";
  */
 export const jsonb = customType<{ data: unknown; driverData: unknown }>({
   dataType: () => "jsonb",
-  toDriver: (value) => jsonParam(value),
+  toDriver: (value) => wellFormedJson(value),
   fromDriver: (value) => {
     if (typeof value !== "string") return value;
     try {
@@ -19,36 +19,6 @@ export const jsonb = customType<{ data: unknown; driverData: unknown }>({
   },
 });
 
-/**
- * A jsonb parameter that both our drivers encode as the JSON text it stands for. They disagree
- * about a string bound to a jsonb parameter: PGlite sends it as it is, Bun's client with
- * prepared statements encodes it again as a JSON string (storing `"{\"a\":1}"`, which breaks
- * `@>` and `->`). Both JSON.stringify an object, and JSON.stringify asks `toJSON`, so the
- * parameter is an object whose toJSON is the value. (drizzle-orm/postgres-js, no longer used,
- * would refuse it: it wants the text.)
- */
-export class JsonParam {
-  constructor(
-    readonly value: unknown,
-    readonly json: string,
-  ) {}
-  toJSON(): unknown {
-    return this.value;
-  }
-  /** The JSON text, for logs and for anything that prints the parameter. */
-  toString(): string {
-    return this.json;
-  }
-}
-
-export function jsonParam(value: unknown): JsonParam {
-  const json = JSON.stringify(value);
-  if (json === undefined || !LONE_SURROGATE_ESCAPE.test(json)) return new JsonParam(value, json);
-  // The repaired text (lone surrogates replaced) is parsed back so that toJSON gives it too.
-  const repaired = wellFormedJsonSlow(value);
-  return new JsonParam(JSON.parse(repaired), repaired);
-}
-
 // JSON.stringify writes a lone surrogate as a `\udXXX` escape and a valid pair as itself, so
 // one scan of the output tells whether the value needs the slower, replacing pass.
 const LONE_SURROGATE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/i;
@@ -56,10 +26,6 @@ const LONE_SURROGATE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/i;
 export function wellFormedJson(value: unknown): string {
   const json = JSON.stringify(value);
   if (json === undefined || !LONE_SURROGATE_ESCAPE.test(json)) return json;
-  return wellFormedJsonSlow(value);
-}
-
-function wellFormedJsonSlow(value: unknown): string {
   return JSON.stringify(value, function (this: unknown, _key, v) {
     if (typeof v === "string") return v.toWellFormed();
     if (v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).some((k) => !k.isWellFormed())) {

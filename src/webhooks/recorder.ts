@@ -174,7 +174,7 @@ async function settleOthers(tx: Parameters<Parameters<Db["transaction"]>[0]>[0],
       const kind = r.success ? "delivered" : d.state === "failed" ? "failed" : "retrying";
       const detail = r.success ? `runtime answered ${r.statusCode}` : `${r.error ?? "failed"}${d.state === "pending" ? "; will retry" : d.state === "failed" ? "; no retries left" : ""}`;
       const data = JSON.stringify({ attempt: d.attempt, trigger: r.trigger, status_code: r.statusCode, duration_ms: r.durationMs });
-      return sql`(${newId()}::uuid, ${d.mailbox_id}::uuid, ${d.subject_id}::uuid, ${kind}, ${detail.slice(0, 1000)}, ${data}::text::jsonb, ${r.deliveryId}::uuid)`;
+      return sql`(${newId()}::uuid, ${d.mailbox_id}::uuid, ${d.subject_id}::uuid, ${kind}, ${detail.slice(0, 1000)}, ${data}::jsonb, ${r.deliveryId}::uuid)`;
     });
     await tx.execute(sql`insert into agent_runtime_events (id, mailbox_id, message_id, kind, detail, data, delivery_id) values ${sql.join(rows, sql`, `)}`);
   }
