@@ -46,6 +46,9 @@ describe(`the database driver (${usingPostgres ? "PostgreSQL" : "PGlite"})`, () 
       ["object", { a: 1, nested: { list: [1, "two"] } }, "object"],
       ["array", [1, "x"], "array"],
       ["string", "plain text", "string"],
+      // A string that is itself JSON text stays a string (a second parse made "10.5" the number 10.5).
+      ["json-text", "10.5", "string"],
+      ["json-text-object", '{"a":1}', "string"],
       ["number", 42, "number"],
       ["bool", true, "boolean"],
     ];

@@ -9,14 +9,9 @@ import { customType } from "drizzle-orm/pg-core";
 export const jsonb = customType<{ data: unknown; driverData: unknown }>({
   dataType: () => "jsonb",
   toDriver: (value) => wellFormedJson(value),
-  fromDriver: (value) => {
-    if (typeof value !== "string") return value;
-    try {
-      return JSON.parse(value);
-    } catch {
-      return value;
-    }
-  },
+  // Both drivers (postgres.js, PGlite) hand jsonb over already parsed. Parsing a string again
+  // would turn a stored JSON string such as "10.5" or "{}" into a number or an object.
+  fromDriver: (value) => value,
 });
 
 // JSON.stringify writes a lone surrogate as a `\udXXX` escape and a valid pair as itself, so
