@@ -56,8 +56,8 @@ export class KeyStore {
   private watchedUntil = 0;
   /** When the last successful read of revocations started. */
   private lastReadAt = -Infinity;
-  /** The read of revocations under way: concurrent callers share it. */
-  private reading: Promise<void> | undefined;
+  /** The read of revocations under way (resolves with when it started): concurrent callers share it. */
+  private reading: Promise<number> | undefined;
   private watching = false;
   private cursor = Date.now();
   private readonly seenRevoked = new Map<string, number>();
@@ -120,7 +120,7 @@ export class KeyStore {
   }
 
   /** One read of the recent revocations, shared by whoever asks while it runs. */
-  private readNow(): Promise<void> {
+  private readNow(): Promise<number> {
     this.reading ??= (async () => {
       const started = this.now();
       try {
@@ -128,6 +128,7 @@ export class KeyStore {
         if (started - this.lastReadAt > WATCH_GAP_MS) this.generation++;
         this.lastReadAt = started;
         this.watchedUntil = Math.max(this.watchedUntil, started + WATCH_VALID_MS);
+        return started;
       } finally {
         this.reading = undefined;
       }
@@ -158,9 +159,15 @@ export class KeyStore {
       // The watch fell behind (a loaded machine): one read of the revocations, shared by every
       // such key, vouches for them all again, instead of a query per key, which under load
       // is what kept the watch behind. peek() still decides: a read that took too long vouches for nothing.
-      await this.readNow().catch(() => {});
+      const started = await this.readNow().catch(() => undefined);
       const again = this.peek(keyId);
-      if (again !== undefined) return again;
+      if (again !== undefined) {
+        // That read vouches for the key as a fill would (no revoke committed before it started):
+        // the same `ttlMs` from then, so it is not waited for again on the next call.
+        const e = this.entries.get(keyId);
+        if (e !== undefined && started !== undefined) e.expiresAt = Math.max(e.expiresAt, started + this.ttlMs);
+        return again;
+      }
     }
     const pending = this.inflight.get(keyId);
     if (pending) return pending;
