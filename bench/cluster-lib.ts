@@ -61,7 +61,8 @@ export async function clusterOnFreshDatabase(env: Record<string, string> = {}) {
   };
   const stopAll = async () => {
     for (const n of nodes.values()) {
-      n.svc.proc.kill("SIGKILL");
+      // BENCH_CPU_PROF (bench/lib.ts): a profile is written on a clean exit only.
+      n.svc.proc.kill(process.env.BENCH_CPU_PROF ? "SIGTERM" : "SIGKILL");
       await n.svc.proc.exited;
     }
     await sql.end();

@@ -126,6 +126,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       askTimeoutMs: config.actorAskTimeoutMs,
       drainTimeoutMs: config.shutdownTimeoutSeconds * 1000,
       rateLimit: { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowSeconds * 1000 },
+      remoteReadMs: config.cacheTtlMs,
       log,
     });
     // Runs after the actors have drained (cleanups run in reverse).

@@ -297,6 +297,35 @@ describe("KeyStore on the real database", () => {
     expect((await keys.get(key.id))?.status).toBe("revoked");
   });
 
+  test("a kept key whose revocation watch fell behind waits for one shared read of the revocations, which sees a revoke", async () => {
+    const { KeyStore } = await import("../src/auth/key-store.ts");
+    const { apiKeys } = await import("../db/schema/index.ts");
+    const { eq } = await import("drizzle-orm");
+    const db = t.service.internals.database.db;
+    let now = 1_000_000;
+    const store = new KeyStore(db, 1000, () => now);
+    const stop = store.watchRevocations(3_600_000);
+    try {
+      const kept = await issueKey(t, seed.agent.id, "kept");
+      const revoked = await issueKey(t, seed.agent.id, "revoked behind the watch");
+      await sleep(50); // the watch's first read
+      expect((await store.get(kept.id))?.status).toBe("active");
+      expect((await store.get(revoked.id))?.status).toBe("active");
+      // Seconds later, with no read of the watch since (a loaded machine): the key is revoked
+      // in the database, as another node would, and no broadcast arrives.
+      now += 3000;
+      await db.update(apiKeys).set({ status: "revoked", revokedAt: new Date() }).where(eq(apiKeys.id, revoked.id));
+      expect(store.peek(kept.id)).toBeUndefined();
+      const [a, b] = await Promise.all([store.get(kept.id), store.get(revoked.id)]);
+      expect(a?.status).toBe("active");
+      expect(b?.status).toBe("revoked");
+      // Vouched for again by that one read: answered from memory.
+      expect(store.peek(kept.id)?.status).toBe("active");
+    } finally {
+      stop();
+    }
+  });
+
   test("unknown keys are cached as absent and stay absent", async () => {
     const keys = t.service.internals.keys;
     const id = crypto.randomUUID();

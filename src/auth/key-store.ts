@@ -27,6 +27,12 @@ const KEEP_MS = 10 * 60_000;
 const WATCH_VALID_MS = 900;
 /** Revocations are read again this far back: a revoke stamped by a node's clock commits a little later. */
 const WATCH_OVERLAP_MS = 10_000;
+/**
+ * A pause of the watch longer than this could let a revocation slip past the overlap above:
+ * what was kept before it is forgotten. A shorter one (a loaded machine, a slow query) costs
+ * nothing: the next read covers the pause, so the kept keys stay.
+ */
+const WATCH_GAP_MS = WATCH_OVERLAP_MS / 2;
 
 /**
  * Read-through cache of API keys for the authentication hot path.
@@ -48,6 +54,11 @@ export class KeyStore {
   private generation = 0;
   /** performance.now() until which the watch vouches for every revocation committed before it read. */
   private watchedUntil = 0;
+  /** When the last successful read of revocations started. */
+  private lastReadAt = -Infinity;
+  /** The read of revocations under way (resolves with when it started): concurrent callers share it. */
+  private reading: Promise<number> | undefined;
+  private watching = false;
   private cursor = Date.now();
   private readonly seenRevoked = new Map<string, number>();
   /** Every revocation is made in this process (an embedded database): no watch is needed. */
@@ -83,22 +94,18 @@ export class KeyStore {
    * so that every node honours a revoke within about that long even if the cluster broadcast
    * is lost, and may therefore keep active keys far longer than `ttlMs` instead of reading
    * each one from the database every second. If the watch stalls (database down, event loop
-   * blocked) past WATCH_VALID_MS, kept keys fall back to `ttlMs`, and once it runs again every
-   * entry filled before the gap is dropped (it may have missed a revoke meanwhile).
+   * blocked) past WATCH_VALID_MS, a kept key asked for waits for one read of the revocations
+   * shared by all (see get) and falls back to `ttlMs` if even that is late; a gap longer than
+   * WATCH_GAP_MS drops every entry filled before it (the overlap may not cover it).
    * Returns a stop function.
    */
   watchRevocations(intervalMs = 200): () => void {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    this.watching = true;
     const loop = async () => {
-      const started = this.now();
-      try {
-        await this.readRevocations();
-        if (started > this.watchedUntil) this.generation++;
-        this.watchedUntil = started + WATCH_VALID_MS;
-      } catch {
-        // The next round tries again; meanwhile kept keys fall back to the short bound.
-      }
+      // A failed round: the next tries again; meanwhile kept keys fall back to the short bound.
+      await this.readNow().catch(() => {});
       if (!stopped) {
         timer = setTimeout(() => void loop(), intervalMs);
         timer.unref?.();
@@ -107,8 +114,26 @@ export class KeyStore {
     void loop();
     return () => {
       stopped = true;
+      this.watching = false;
       if (timer !== undefined) clearTimeout(timer);
     };
+  }
+
+  /** One read of the recent revocations, shared by whoever asks while it runs. */
+  private readNow(): Promise<number> {
+    this.reading ??= (async () => {
+      const started = this.now();
+      try {
+        await this.readRevocations();
+        if (started - this.lastReadAt > WATCH_GAP_MS) this.generation++;
+        this.lastReadAt = started;
+        this.watchedUntil = Math.max(this.watchedUntil, started + WATCH_VALID_MS);
+        return started;
+      } finally {
+        this.reading = undefined;
+      }
+    })();
+    return this.reading;
   }
 
   private async readRevocations(): Promise<void> {
@@ -130,11 +155,31 @@ export class KeyStore {
   async get(keyId: string): Promise<KeyRecord | null> {
     const hit = this.peek(keyId);
     if (hit !== undefined) return hit;
+    if (this.keptButUnvouched(keyId)) {
+      // The watch fell behind (a loaded machine): one read of the revocations, shared by every
+      // such key, vouches for them all again, instead of a query per key, which under load
+      // is what kept the watch behind. peek() still decides: a read that took too long vouches for nothing.
+      const started = await this.readNow().catch(() => undefined);
+      const again = this.peek(keyId);
+      if (again !== undefined) {
+        // That read vouches for the key as a fill would (no revoke committed before it started):
+        // the same `ttlMs` from then, so it is not waited for again on the next call.
+        const e = this.entries.get(keyId);
+        if (e !== undefined && started !== undefined) e.expiresAt = Math.max(e.expiresAt, started + this.ttlMs);
+        return again;
+      }
+    }
     const pending = this.inflight.get(keyId);
     if (pending) return pending;
     const fill = this.fill(keyId).finally(() => this.inflight.delete(keyId));
     this.inflight.set(keyId, fill);
     return fill;
+  }
+
+  /** An active key kept long whose only want is a recent read of the revocations. */
+  private keptButUnvouched(keyId: string): boolean {
+    const e = this.entries.get(keyId);
+    return this.watching && e !== undefined && e.keptUntil > this.now() && e.generation === this.generation;
   }
 
   /** Forget what we know of a key; `known` is the fresh state when the caller has it. */

@@ -10,6 +10,7 @@ import type { Logger } from "../log.ts";
 import { durableWindows, CallLog, type MailboxDefinition } from "./durable-windows.ts";
 import { fencedActor, fencedDb } from "./fence.ts";
 import { PartitionLeases } from "./leases.ts";
+import { RemoteReads } from "./remote-reads.ts";
 import type { NatsNames } from "./nats-names.ts";
 import { mailboxWireCodec } from "../../actors/mailbox/wire.ts";
 import "./wire-errors.ts";
@@ -38,6 +39,8 @@ export interface ClusterOptions {
   askTimeoutMs: number;
   drainTimeoutMs: number;
   rateLimit: { limit: number; windowMs: number };
+  /** How long a node keeps the row of a mailbox another node owns (CACHE_TTL_MS; see remote-reads.ts). */
+  remoteReadMs: number;
   log: Logger;
 }
 
@@ -67,7 +70,7 @@ export async function mailboxPlacement(db: Db, system: ActorSystem, opts: Cluste
     released: () => placement.nudge(),
   });
   return {
-    placement,
+    placement: new RemoteReads(placement, leases, opts.remoteReadMs),
     actorDb: fencedDb(db, leases),
     define: (def) => fencedActor(durableWindows(def, calls, opts.rateLimit), leases),
     start: async () => {

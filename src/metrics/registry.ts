@@ -83,6 +83,12 @@ export class Counter {
     if (!(by >= 0) || by === Infinity) throw new RangeError(`counter ${this.family.name} can only grow by a finite amount ≥ 0, got ${by}`);
     this.family.get(labels).value += by;
   }
+
+  /** One series, looked up once: for a caller that counts the same labels on every request. */
+  series(labels?: Labels): () => void {
+    const state = this.family.get(labels);
+    return () => void state.value++;
+  }
 }
 
 export class Gauge {
@@ -115,8 +121,17 @@ export class Histogram {
   ) {}
 
   observe(labels: Labels, value: number): void {
-    if (Number.isNaN(value)) throw new RangeError(`histogram ${this.family.name} cannot observe NaN`);
+    this.record(this.family.get(labels), value);
+  }
+
+  /** One series, looked up once (see Counter.series). */
+  series(labels: Labels): (value: number) => void {
     const state = this.family.get(labels);
+    return (value) => this.record(state, value);
+  }
+
+  private record(state: HistogramState, value: number): void {
+    if (Number.isNaN(value)) throw new RangeError(`histogram ${this.family.name} cannot observe NaN`);
     const found = this.bounds.findIndex((le) => value <= le);
     const index = found === -1 ? this.bounds.length : found;
     state.counts[index] = (state.counts[index] ?? 0) + 1;

@@ -32,9 +32,19 @@ export class ServiceMetrics {
     this.registry.collect("mailroom_process_resident_memory_bytes", "Resident set size of this node.", "gauge", () => [{ value: process.memoryUsage().rss }]);
   }
 
+  /** Per "method route status": the two series a request feeds, looked up once rather than on every request. */
+  private readonly httpSeries = new Map<string, { count: () => void; time: (seconds: number) => void }>();
+
   observeHttp(method: string, route: string, status: number, seconds: number): void {
-    this.httpRequests.inc({ method, route, status: String(status) });
-    this.httpLatency.observe({ method, route }, seconds);
+    const key = `${method} ${route} ${status}`;
+    let series = this.httpSeries.get(key);
+    if (series === undefined) {
+      series = { count: this.httpRequests.series({ method, route, status: String(status) }), time: this.httpLatency.series({ method, route }) };
+      // Routes are templates and statuses few, so this stays small; the bound is a guard only.
+      if (this.httpSeries.size < 10_000) this.httpSeries.set(key, series);
+    }
+    series.count();
+    series.time(seconds);
   }
 
   smtpSessionOpened(): void {
