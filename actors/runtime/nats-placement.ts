@@ -90,10 +90,27 @@ export interface NatsPlacementOptions {
 
 const ACK_AFTER_MS = 100;
 const DRAIN_POLL_MS = 10;
+/**
+ * One timer per node checks every deadline of the protocol (a forward's silence, an owner's
+ * "A") at this period, instead of a timer armed and cleared per message: the deadlines are
+ * hundreds of milliseconds, so this much lateness changes nothing.
+ */
+const SWEEP_MS = 20;
 
 interface Pending {
   onMessage(msg: Msg): void;
+  /** performance.now() at which `onDue` runs (Infinity: none). */
+  due: number;
+  onDue(): void;
 }
+
+/** A forwarded message running here, answered "A" if it is still running at `ackAt`. */
+interface Serving {
+  reply: string;
+  ackAt: number;
+}
+
+type Outgoing = { subject: string; data: string; reply?: string; failed?: () => void };
 
 export class NatsPlacement implements Placement {
   private readonly nc: NatsConnection;
@@ -105,6 +122,9 @@ export class NatsPlacement implements Placement {
   private readonly pending = new Map<string, Pending>();
   private readonly inflight = new Map<number, number>();
   private readonly subs: Subscription[] = [];
+  private readonly serving = new Set<Serving>();
+  private sweeper: ReturnType<typeof setInterval> | undefined;
+  private outbox: Outgoing[] = [];
   private readonly ackWaitMs: number;
   private readonly unboundedReachMs: number;
   private seq = 0;
@@ -150,11 +170,13 @@ export class NatsPlacement implements Placement {
     if (this.own.held(p) !== undefined) return this.system.tell(kind, id, msg);
     const owner = this.own.ownerOf(p);
     if (owner === undefined || this.closed) return;
+    let frame: string;
     try {
-      this.nc.publish(this.nodeSubject(owner), requestFrame(kind, id, "t", 0, this.codec.encodeCommand(msg)));
+      frame = requestFrame(kind, id, "t", 0, this.codec.encodeCommand(msg));
     } catch (err) {
-      safeLog(this.opts.logger, "warn", { err, kind, id }, "could not forward a tell");
+      return safeLog(this.opts.logger, "warn", { err, kind, id }, "could not forward a tell");
     }
+    this.send({ subject: this.nodeSubject(owner), data: frame, failed: () => safeLog(this.opts.logger, "warn", { kind, id }, "could not forward a tell") });
   }
 
   /** Tells every node to look at ownership again now (a partition was released). */
@@ -185,7 +207,10 @@ export class NatsPlacement implements Placement {
   async close(): Promise<void> {
     if (!this.closed) {
       this.closed = true;
+      this.flushOutbox();
       for (const sub of this.subs) sub.unsubscribe();
+      if (this.sweeper !== undefined) clearInterval(this.sweeper);
+      this.sweeper = undefined;
     }
     await this.system.shutdown();
   }
@@ -247,23 +272,23 @@ export class NatsPlacement implements Placement {
     const token = (++this.seq).toString(36);
     return new Promise((resolve) => {
       let accepted = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let lostSince = 0;
       const finish = (v: Outcome | typeof UNREACHED) => {
-        if (timer !== undefined) clearTimeout(timer);
-        this.pending.delete(token);
+        if (!this.pending.delete(token)) return;
         resolve(v);
       };
-      // Before the "A": silence means lost. After it: wait while the owner keeps the lease.
-      const watch = (ms: number) => {
-        timer = setTimeout(() => {
+      // Before the "A": silence means lost. After it: wait while the owner keeps the lease,
+      // and give up when another node has held it for a second without an outcome.
+      const pending: Pending = {
+        due: performance.now() + Math.max(1, Math.min(this.ackWaitMs, deadline - performance.now())),
+        onDue: () => {
           if (!accepted) return finish(UNREACHED);
           void this.own.refresh().catch(() => {});
-          if (this.own.ownerOf(p) !== owner) {
-            timer = setTimeout(() => (this.own.ownerOf(p) !== owner ? finish({ ok: false, error: new PlacementOutcomeUnknownError(kind, id) }) : watch(1000)), 1000);
-          } else watch(1000);
-        }, ms);
-      };
-      this.pending.set(token, {
+          if (this.own.ownerOf(p) === owner) lostSince = 0;
+          else if (lostSince === 0) lostSince = performance.now();
+          else return finish({ ok: false, error: new PlacementOutcomeUnknownError(kind, id) });
+          pending.due = performance.now() + 1000;
+        },
         onMessage: (msg) => {
           // The server's "no responders": nobody listens on that node's subject (it is gone).
           if (msg.data.length === 0 && msg.headers?.code === 503) return finish(UNREACHED);
@@ -271,8 +296,8 @@ export class NatsPlacement implements Placement {
           const tag = text.charCodeAt(0);
           if (tag === 65 /* A */) {
             accepted = true;
-            if (timer !== undefined) clearTimeout(timer);
-            return watch(1000);
+            pending.due = performance.now() + 1000;
+            return;
           }
           if (tag === 82 /* R */) return finish(UNREACHED);
           try {
@@ -281,15 +306,55 @@ export class NatsPlacement implements Placement {
             finish({ ok: false, error: err });
           }
         },
-      });
-      watch(Math.max(1, Math.min(this.ackWaitMs, deadline - performance.now())));
-      try {
-        this.nc.publish(this.nodeSubject(owner), frame, { reply: `${this.inbox}.${token}` });
-      } catch {
-        finish(UNREACHED);
-      }
+      };
+      this.pending.set(token, pending);
+      this.arm();
+      this.send({ subject: this.nodeSubject(owner), data: frame, reply: `${this.inbox}.${token}`, failed: () => finish(UNREACHED) });
     });
   }
+
+  /**
+   * Messages to other nodes leave together once per turn of the event loop: every request and
+   * answer made while handling one batch of socket reads goes out in one socket write (the
+   * client flushes after each microtask otherwise, a write per message under load).
+   */
+  private send(out: Outgoing): void {
+    if (this.outbox.push(out) === 1) setImmediate(this.flushOutbox);
+  }
+
+  private readonly flushOutbox = (): void => {
+    const out = this.outbox;
+    if (out.length === 0) return;
+    this.outbox = [];
+    for (const o of out) {
+      try {
+        if (this.nc.isClosed()) throw new Error("the NATS connection is closed");
+        this.nc.publish(o.subject, o.data, o.reply === undefined ? undefined : { reply: o.reply });
+      } catch {
+        o.failed?.();
+      }
+    }
+  };
+
+  private arm(): void {
+    if (this.sweeper !== undefined || this.closed) return;
+    this.sweeper = setInterval(this.sweep, SWEEP_MS);
+    this.sweeper.unref?.();
+  }
+
+  private readonly sweep = (): void => {
+    const now = performance.now();
+    for (const pending of this.pending.values()) if (pending.due <= now) pending.onDue();
+    for (const s of this.serving) {
+      if (s.ackAt > now) continue;
+      this.serving.delete(s);
+      this.send({ subject: s.reply, data: "A" });
+    }
+    if (this.pending.size === 0 && this.serving.size === 0 && this.sweeper !== undefined) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+  };
 
   /** A message from another node for an actor this node should hold. */
   private serve(msg: Msg): void {
@@ -305,16 +370,19 @@ export class NatsPlacement implements Placement {
       if (this.own.held(p) !== undefined) this.system.tell(req.kind, req.id, this.codec.decodeCommand(req.payload));
       return;
     }
-    if (this.own.held(p) === undefined || this.closed) return void msg.respond("R");
+    const reply = msg.reply;
+    if (!reply) return;
+    if (this.own.held(p) === undefined || this.closed) return this.send({ subject: reply, data: "R" });
     let cmd: unknown;
     try {
       cmd = this.codec.decodeCommand(req.payload);
     } catch (err) {
-      return void msg.respond(`V${this.codec.encodeReply({ ok: false, error: err })}`);
+      return this.send({ subject: reply, data: `V${this.codec.encodeReply({ ok: false, error: err })}` });
     }
     this.enter(p);
-    let answered = false;
-    const ack = setTimeout(() => !answered && msg.respond("A"), ACK_AFTER_MS);
+    const serving: Serving = { reply, ackAt: performance.now() + ACK_AFTER_MS };
+    this.serving.add(serving);
+    this.arm();
     const opts = { timeoutMs: req.timeoutMs };
     const run = req.mode === "r" ? this.system.read(req.kind, req.id, cmd, opts) : this.system.ask(req.kind, req.id, cmd, opts);
     run
@@ -324,12 +392,10 @@ export class NatsPlacement implements Placement {
       )
       .catch((err) => `V${this.codec.encodeReply({ ok: false, error: err })}`)
       .then((frame) => {
-        answered = true;
-        clearTimeout(ack);
+        this.serving.delete(serving);
         this.leave(p);
-        msg.respond(frame);
-      })
-      .catch((err) => safeLog(this.opts.logger, "warn", { err }, "placement: could not answer a forwarded message"));
+        this.send({ subject: reply, data: frame, failed: () => safeLog(this.opts.logger, "warn", {}, "placement: could not answer a forwarded message") });
+      });
   }
 
   private enter(p: number): void {
