@@ -32,6 +32,11 @@ export interface Ownership {
   ownerOf(partition: number): string | undefined;
   /** Ownership may have changed: read it again (coalesced; resolves when read). */
   refresh(): Promise<void>;
+  /**
+   * The NATS server answered "no responders" for `node`'s subject to a request queued at
+   * `sentAt` and answered at `seenAt` (performance.now()): the node may be dead.
+   */
+  unreachable?(node: string, sentAt: number, seenAt: number): void;
 }
 
 export type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -85,6 +90,12 @@ export interface NatsPlacementOptions {
   unboundedReachMs?: number;
   /** Silence after which a forward is taken as lost and the owner looked up again. Default 1 s. */
   ackWaitMs?: number;
+  /** Period of the PING that proves this node's connection (and so its subject) alive. Default 200 ms. */
+  pingMs?: number;
+  /** This node's connection changed (lost, or a new one made): what was proven on the old one is void. */
+  onConnectionChange?: () => void;
+  /** The first PING after a connection change was answered: the node's subscription is on the server again. */
+  onConnectionProven?: () => void;
   logger: ActorLogger;
 }
 
@@ -129,6 +140,12 @@ export class NatsPlacement implements Placement {
   private readonly unboundedReachMs: number;
   private seq = 0;
   private closed = false;
+  /** performance.now() at which the latest PING answered on the current connection was sent. */
+  private provenAt = -Infinity;
+  /** Bumped on every disconnect and reconnect: a PONG of an older connection proves nothing. */
+  private connection = 0;
+  private pinger: ReturnType<typeof setInterval> | undefined;
+  private changed = false;
 
   constructor(private readonly opts: NatsPlacementOptions) {
     this.nc = opts.nc;
@@ -155,6 +172,78 @@ export class NatsPlacement implements Placement {
       }),
       this.nc.subscribe(`${opts.subjectPrefix}.nudge`, { callback: () => void this.own.refresh().catch(() => {}) }),
     );
+    this.pinger = setInterval(() => this.ping(), opts.pingMs ?? 200);
+    this.pinger.unref?.();
+    this.ping();
+    void this.watchConnection();
+  }
+
+  /**
+   * Whether this node's own subject was served by the NATS server at some moment after
+   * `since` (performance.now()): a PING sent at or after it was answered on the connection
+   * that carries the subscription. When a server answers "no responders" for this node, no
+   * PING sent later than that is answered on that connection, so `reachableSince(t)` turns
+   * false for every `t` after it. The cluster makes it a condition of serving (leases.ts).
+   */
+  reachableSince(since: number): boolean {
+    return !this.closed && this.provenAt >= since;
+  }
+
+  /** Probes `node`'s subject: "absent" (the server has no subscriber), "present", or "unknown" (no answer in time). */
+  probe(node: string, timeoutMs = 250): Promise<"absent" | "present" | "unknown"> {
+    const token = (++this.seq).toString(36);
+    return new Promise((resolve) => {
+      const finish = (v: "absent" | "present" | "unknown") => {
+        if (this.pending.delete(token)) resolve(v);
+      };
+      this.pending.set(token, {
+        due: performance.now() + timeoutMs,
+        onDue: () => finish("unknown"),
+        onMessage: (msg) => finish(msg.data.length === 0 && msg.headers?.code === 503 ? "absent" : "present"),
+      });
+      this.arm();
+      this.send({ subject: this.nodeSubject(node), data: requestFrame("", "", "p", 0, ""), reply: `${this.inbox}.${token}`, failed: () => finish("unknown") });
+    });
+  }
+
+  private ping(): void {
+    if (this.closed || this.nc.isClosed()) return;
+    const sentAt = performance.now();
+    const connection = this.connection;
+    this.nc.flush().then(
+      () => {
+        if (connection !== this.connection) return;
+        if (sentAt > this.provenAt) this.provenAt = sentAt;
+        if (this.changed) {
+          this.changed = false;
+          this.hook(this.opts.onConnectionProven);
+        }
+      },
+      () => {},
+    );
+  }
+
+  private async watchConnection(): Promise<void> {
+    try {
+      for await (const s of this.nc.status()) {
+        if (s.type !== "disconnect" && s.type !== "reconnect" && s.type !== "staleConnection" && s.type !== "forceReconnect") continue;
+        this.connection++;
+        this.provenAt = -Infinity;
+        this.changed = true;
+        this.hook(this.opts.onConnectionChange);
+        if (s.type === "reconnect") this.ping();
+      }
+    } catch {
+      // The connection is closed: nothing more to watch.
+    }
+  }
+
+  private hook(fn: (() => void) | undefined): void {
+    try {
+      fn?.();
+    } catch (err) {
+      safeLog(this.opts.logger, "warn", { err }, "placement: connection hook failed");
+    }
   }
 
   ask<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R> {
@@ -211,6 +300,7 @@ export class NatsPlacement implements Placement {
       for (const sub of this.subs) sub.unsubscribe();
       if (this.sweeper !== undefined) clearInterval(this.sweeper);
       this.sweeper = undefined;
+      if (this.pinger !== undefined) clearInterval(this.pinger);
     }
     await this.system.shutdown();
   }
@@ -270,6 +360,7 @@ export class NatsPlacement implements Placement {
   /** One attempt at the owner: its outcome, or UNREACHED when it answered "R" or not at all. */
   private forward(owner: string, frame: string, p: number, deadline: number, kind: string, id: string): Promise<Outcome | typeof UNREACHED> {
     const token = (++this.seq).toString(36);
+    const queuedAt = performance.now();
     return new Promise((resolve) => {
       let accepted = false;
       let lostSince = 0;
@@ -291,7 +382,10 @@ export class NatsPlacement implements Placement {
         },
         onMessage: (msg) => {
           // The server's "no responders": nobody listens on that node's subject (it is gone).
-          if (msg.data.length === 0 && msg.headers?.code === 503) return finish(UNREACHED);
+          if (msg.data.length === 0 && msg.headers?.code === 503) {
+            this.own.unreachable?.(owner, queuedAt, performance.now());
+            return finish(UNREACHED);
+          }
           const text = msg.string();
           const tag = text.charCodeAt(0);
           if (tag === 65 /* A */) {
@@ -365,6 +459,10 @@ export class NatsPlacement implements Placement {
       safeLog(this.opts.logger, "warn", { err }, "placement: malformed request dropped");
       return;
     }
+    if (req.mode === "p") {
+      if (msg.reply) this.send({ subject: msg.reply, data: "P" });
+      return;
+    }
     const p = this.own.partitionOf(req.id);
     if (req.mode === "t") {
       if (this.own.held(p) !== undefined) this.system.tell(req.kind, req.id, this.codec.decodeCommand(req.payload));
@@ -415,8 +513,8 @@ const UNREACHED = Symbol("unreached");
 interface Request {
   kind: string;
   id: string;
-  /** "a" ask, "r" read, "t" tell. */
-  mode: "a" | "r" | "t";
+  /** "a" ask, "r" read, "t" tell, "p" probe (answered "P", nothing runs). */
+  mode: "a" | "r" | "t" | "p";
   timeoutMs: number;
   payload: string;
 }
@@ -432,7 +530,7 @@ function parseRequest(text: string): Request {
   const c = text.indexOf("\n", b + 1);
   if (a < 2 || b < 0 || c < 0) throw new Error("malformed placement request");
   const mode = text[0] as Request["mode"];
-  if (mode !== "a" && mode !== "r" && mode !== "t") throw new Error("malformed placement request");
+  if (mode !== "a" && mode !== "r" && mode !== "t" && mode !== "p") throw new Error("malformed placement request");
   const timeoutMs = Number(text.slice(1, a));
   if (!Number.isFinite(timeoutMs) || timeoutMs < 0) throw new Error("malformed placement request");
   return { mode, timeoutMs, kind: text.slice(a + 1, b), id: text.slice(b + 1, c), payload: text.slice(c + 1) };

@@ -55,8 +55,13 @@ export async function mailboxPlacement(db: Db, system: ActorSystem, opts: Cluste
     ownership: leases,
     codec: mailboxWireCodec,
     askTimeoutMs: opts.askTimeoutMs,
+    onConnectionChange: () => leases.connectionChanged(),
+    onConnectionProven: () => leases.connectionProven(),
     logger: log,
   });
+  leases.setReachability(placement);
+  // The node's subject is on the server before the node takes any lease (see leases.unreachable).
+  await nc.flush();
   const calls = new CallLog(db, leases, log);
   leases.setHooks({
     // The calls the partition's windows counted are written before another node may rebuild them.
