@@ -16,6 +16,10 @@
  * and its epoch, read FOR SHARE, so a takeover (an UPDATE of that row) waits for writes of
  * the old owner in flight, and any write after it fails.
  *
+ * The rows are scoped by cluster (the NATS prefix): nodes can only forward to nodes of their
+ * own prefix, so deployments (or tests) with different prefixes on one database lease their
+ * partitions apart. Statements naming this node's own id need no scope: ids are unique.
+ *
  * Under NATS a node also serves only while its NATS connection was proven alive within
  * PROVEN_MS (a PING it sent since then was answered), which lets the others take over a
  * dead node's partitions well before its lease runs out: see `unreachable`.
@@ -88,7 +92,8 @@ export class PartitionLeases implements Ownership {
 
   constructor(
     private readonly db: Db,
-    private readonly opts: { nodeId: string; leaseMs: number; log: Logger; rateWindowMs: number },
+    /** `cluster`: the NATS prefix; clusters on one database lease apart (nodes can only forward within one). */
+    private readonly opts: { cluster: string; nodeId: string; leaseMs: number; log: Logger; rateWindowMs: number },
   ) {
     this.self = `${opts.nodeId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 48)}-${crypto.randomUUID().slice(0, 8)}`;
     this.leaseMs = opts.leaseMs;
@@ -223,7 +228,7 @@ export class PartitionLeases implements Ownership {
   }
 
   async start(): Promise<void> {
-    await this.db.execute(sql`INSERT INTO cluster_partitions (partition) SELECT generate_series(0, ${PARTITIONS - 1}) ON CONFLICT DO NOTHING`);
+    await this.db.execute(sql`INSERT INTO cluster_partitions (cluster, partition) SELECT ${this.opts.cluster}, generate_series(0, ${PARTITIONS - 1}) ON CONFLICT DO NOTHING`);
     await this.refresh();
     // A second tick at once: the first only announced this node; now it takes its share.
     await this.refresh();
@@ -317,17 +322,17 @@ export class PartitionLeases implements Ownership {
     const rows = rowsOf<{ partition: number; owner: string | null; live: boolean; renewed: string | number | null }>(
       await this.db.execute(sql`
         WITH hb AS (
-          INSERT INTO cluster_nodes (node_id, heartbeat_at, draining) VALUES (${this.self}, now(), ${this.draining})
-          ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = now(), draining = EXCLUDED.draining
+          INSERT INTO cluster_nodes (cluster, node_id, heartbeat_at, draining) VALUES (${this.opts.cluster}, ${this.self}, now(), ${this.draining})
+          ON CONFLICT (cluster, node_id) DO UPDATE SET heartbeat_at = now(), draining = EXCLUDED.draining
         ), renew AS (
           UPDATE cluster_partitions SET expires_at = now() + make_interval(secs => ${leaseMs / 1000})
           WHERE owner = ${this.self} RETURNING partition, epoch
         )
         SELECT p.partition, p.owner, p.expires_at > now() AS live, r.epoch AS renewed
-        FROM cluster_partitions p LEFT JOIN renew r ON r.partition = p.partition`),
+        FROM cluster_partitions p LEFT JOIN renew r ON r.partition = p.partition WHERE p.cluster = ${this.opts.cluster}`),
     );
     const nodes = rowsOf<{ node_id: string }>(
-      await this.db.execute(sql`SELECT node_id FROM cluster_nodes WHERE heartbeat_at > now() - make_interval(secs => ${leaseMs / 1000}) AND NOT draining`),
+      await this.db.execute(sql`SELECT node_id FROM cluster_nodes WHERE cluster = ${this.opts.cluster} AND heartbeat_at > now() - make_interval(secs => ${leaseMs / 1000}) AND NOT draining`),
     ).map((r) => r.node_id);
     if (!this.draining && !nodes.includes(this.self)) nodes.push(this.self);
 
@@ -363,7 +368,7 @@ export class PartitionLeases implements Ownership {
       return rowsOf<{ partition: number; epoch: string | number }>(
         await tx.execute(sql`
           UPDATE cluster_partitions SET owner = ${this.self}, epoch = epoch + 1, expires_at = now() + make_interval(secs => ${this.leaseMs / 1000})
-          WHERE partition IN (${sql.join(partitions.map((p) => sql`${p}`), sql`, `)}) AND (owner IS NULL OR expires_at <= now())
+          WHERE cluster = ${this.opts.cluster} AND partition IN (${sql.join(partitions.map((p) => sql`${p}`), sql`, `)}) AND (owner IS NULL OR expires_at <= now())
           RETURNING partition, epoch`),
       );
     });

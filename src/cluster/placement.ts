@@ -46,7 +46,7 @@ export async function mailboxPlacement(db: Db, system: ActorSystem, opts: Cluste
     return { placement: new LocalPlacement(system), actorDb: db, define: (def) => def, start: async () => {}, handOver: async () => {}, stop: async () => {} };
   }
   const log = opts.log.child({ component: "cluster" });
-  const leases = new PartitionLeases(db, { nodeId: opts.nodeId, leaseMs: opts.leaseMs, log, rateWindowMs: opts.rateLimit.windowMs });
+  const leases = new PartitionLeases(db, { cluster: opts.names.prefix, nodeId: opts.nodeId, leaseMs: opts.leaseMs, log, rateWindowMs: opts.rateLimit.windowMs });
   const nc: NatsConnection = await connect({ servers: opts.natsUrl, name: `mailroom-placement-${leases.self}`, maxReconnectAttempts: -1 });
   const placement = new NatsPlacement({
     nc,
