@@ -14,6 +14,12 @@
  * up the owner again and retries until its deadline; past it, PlacementUnavailableError:
  * nothing ran. After an "A", the forwarder waits for the outcome as long as the owner keeps
  * its lease; if the lease moves without an outcome, PlacementOutcomeUnknownError.
+ * A "p" request (probe) is answered "P" and runs nothing; the server's "no responders" to any
+ * request says the node's subject has no subscriber (it is reported to `unreachable`).
+ *
+ * Each node PINGs its NATS server every `pingMs` (`reachableSince`: the proof that its own
+ * subject is served, which the ownership may make a condition of serving), and messages out
+ * leave in one batch per turn of the event loop.
  */
 import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
 import { safeLog } from "./logger.ts";
