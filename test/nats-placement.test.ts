@@ -69,6 +69,10 @@ class Table implements Ownership {
     private readonly owners: Map<string, string>,
   ) {}
   refreshes = 0;
+  unreachables: string[] = [];
+  unreachable(node: string): void {
+    this.unreachables.push(node);
+  }
   partitionOf(id: string): number {
     return id.charCodeAt(0);
   }
@@ -246,6 +250,32 @@ describe("NatsPlacement over a real nats-server", () => {
       owners.set("s", "A");
       const err = await pending;
       expect(err).toBeInstanceOf(PlacementOutcomeUnknownError);
+    } finally {
+      await a.placement.close();
+      await a.nc.close();
+      await b.system.shutdown({ drainTimeoutMs: 0 });
+    }
+  });
+
+  test("a dead node's subject answers probes 'absent' and reports it unreachable; a live node's proves itself alive", async () => {
+    const owners = new Map([["g", "Gone"], ["b", "B"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const [a, b] = [await node("A", owners, prefix, { askTimeoutMs: 300 }), await node("B", owners, prefix)];
+    try {
+      expect(await a.placement.probe("Gone")).toBe("absent");
+      expect(await a.placement.probe("B")).toBe("present");
+      await a.placement.ask("counter", "g1", { type: "count" }).catch(() => {});
+      expect(a.own.unreachables).toContain("Gone");
+      // A PING answered since: this node's subject is on the server.
+      const since = performance.now();
+      await Bun.sleep(300);
+      expect(b.placement.reachableSince(since)).toBe(true);
+      await b.nc.close();
+      const after = performance.now();
+      await Bun.sleep(300);
+      // No PING sent after its connection closed is answered: it may not serve any more.
+      expect(b.placement.reachableSince(after)).toBe(false);
+      expect(await a.placement.probe("B")).toBe("absent");
     } finally {
       await a.placement.close();
       await a.nc.close();

@@ -14,6 +14,12 @@
  * up the owner again and retries until its deadline; past it, PlacementUnavailableError:
  * nothing ran. After an "A", the forwarder waits for the outcome as long as the owner keeps
  * its lease; if the lease moves without an outcome, PlacementOutcomeUnknownError.
+ * A "p" request (probe) is answered "P" and runs nothing; the server's "no responders" to any
+ * request says the node's subject has no subscriber (it is reported to `unreachable`).
+ *
+ * Each node PINGs its NATS server every `pingMs` (`reachableSince`: the proof that its own
+ * subject is served, which the ownership may make a condition of serving), and messages out
+ * leave in one batch per turn of the event loop.
  */
 import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
 import { safeLog } from "./logger.ts";
@@ -32,6 +38,11 @@ export interface Ownership {
   ownerOf(partition: number): string | undefined;
   /** Ownership may have changed: read it again (coalesced; resolves when read). */
   refresh(): Promise<void>;
+  /**
+   * The NATS server answered "no responders" for `node`'s subject to a request queued at
+   * `sentAt` and answered at `seenAt` (performance.now()): the node may be dead.
+   */
+  unreachable?(node: string, sentAt: number, seenAt: number): void;
 }
 
 export type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -85,15 +96,38 @@ export interface NatsPlacementOptions {
   unboundedReachMs?: number;
   /** Silence after which a forward is taken as lost and the owner looked up again. Default 1 s. */
   ackWaitMs?: number;
+  /** Period of the PING that proves this node's connection (and so its subject) alive. Default 200 ms. */
+  pingMs?: number;
+  /** This node's connection changed (lost, or a new one made): what was proven on the old one is void. */
+  onConnectionChange?: () => void;
+  /** The first PING after a connection change was answered: the node's subscription is on the server again. */
+  onConnectionProven?: () => void;
   logger: ActorLogger;
 }
 
 const ACK_AFTER_MS = 100;
 const DRAIN_POLL_MS = 10;
+/**
+ * One timer per node checks every deadline of the protocol (a forward's silence, an owner's
+ * "A") at this period, instead of a timer armed and cleared per message: the deadlines are
+ * hundreds of milliseconds, so this much lateness changes nothing.
+ */
+const SWEEP_MS = 20;
 
 interface Pending {
   onMessage(msg: Msg): void;
+  /** performance.now() at which `onDue` runs (Infinity: none). */
+  due: number;
+  onDue(): void;
 }
+
+/** A forwarded message running here, answered "A" if it is still running at `ackAt`. */
+interface Serving {
+  reply: string;
+  ackAt: number;
+}
+
+type Outgoing = { subject: string; data: string; reply?: string; failed?: () => void };
 
 export class NatsPlacement implements Placement {
   private readonly nc: NatsConnection;
@@ -105,10 +139,19 @@ export class NatsPlacement implements Placement {
   private readonly pending = new Map<string, Pending>();
   private readonly inflight = new Map<number, number>();
   private readonly subs: Subscription[] = [];
+  private readonly serving = new Set<Serving>();
+  private sweeper: ReturnType<typeof setInterval> | undefined;
+  private outbox: Outgoing[] = [];
   private readonly ackWaitMs: number;
   private readonly unboundedReachMs: number;
   private seq = 0;
   private closed = false;
+  /** performance.now() at which the latest PING answered on the current connection was sent. */
+  private provenAt = -Infinity;
+  /** Bumped on every disconnect and reconnect: a PONG of an older connection proves nothing. */
+  private connection = 0;
+  private pinger: ReturnType<typeof setInterval> | undefined;
+  private changed = false;
 
   constructor(private readonly opts: NatsPlacementOptions) {
     this.nc = opts.nc;
@@ -135,6 +178,78 @@ export class NatsPlacement implements Placement {
       }),
       this.nc.subscribe(`${opts.subjectPrefix}.nudge`, { callback: () => void this.own.refresh().catch(() => {}) }),
     );
+    this.pinger = setInterval(() => this.ping(), opts.pingMs ?? 200);
+    this.pinger.unref?.();
+    this.ping();
+    void this.watchConnection();
+  }
+
+  /**
+   * Whether this node's own subject was served by the NATS server at some moment after
+   * `since` (performance.now()): a PING sent at or after it was answered on the connection
+   * that carries the subscription. When a server answers "no responders" for this node, no
+   * PING sent later than that is answered on that connection, so `reachableSince(t)` turns
+   * false for every `t` after it. The cluster makes it a condition of serving (leases.ts).
+   */
+  reachableSince(since: number): boolean {
+    return !this.closed && this.provenAt >= since;
+  }
+
+  /** Probes `node`'s subject: "absent" (the server has no subscriber), "present", or "unknown" (no answer in time). */
+  probe(node: string, timeoutMs = 250): Promise<"absent" | "present" | "unknown"> {
+    const token = (++this.seq).toString(36);
+    return new Promise((resolve) => {
+      const finish = (v: "absent" | "present" | "unknown") => {
+        if (this.pending.delete(token)) resolve(v);
+      };
+      this.pending.set(token, {
+        due: performance.now() + timeoutMs,
+        onDue: () => finish("unknown"),
+        onMessage: (msg) => finish(msg.data.length === 0 && msg.headers?.code === 503 ? "absent" : "present"),
+      });
+      this.arm();
+      this.send({ subject: this.nodeSubject(node), data: requestFrame("", "", "p", 0, ""), reply: `${this.inbox}.${token}`, failed: () => finish("unknown") });
+    });
+  }
+
+  private ping(): void {
+    if (this.closed || this.nc.isClosed()) return;
+    const sentAt = performance.now();
+    const connection = this.connection;
+    this.nc.flush().then(
+      () => {
+        if (connection !== this.connection) return;
+        if (sentAt > this.provenAt) this.provenAt = sentAt;
+        if (this.changed) {
+          this.changed = false;
+          this.hook(this.opts.onConnectionProven);
+        }
+      },
+      () => {},
+    );
+  }
+
+  private async watchConnection(): Promise<void> {
+    try {
+      for await (const s of this.nc.status()) {
+        if (s.type !== "disconnect" && s.type !== "reconnect" && s.type !== "staleConnection" && s.type !== "forceReconnect") continue;
+        this.connection++;
+        this.provenAt = -Infinity;
+        this.changed = true;
+        this.hook(this.opts.onConnectionChange);
+        if (s.type === "reconnect") this.ping();
+      }
+    } catch {
+      // The connection is closed: nothing more to watch.
+    }
+  }
+
+  private hook(fn: (() => void) | undefined): void {
+    try {
+      fn?.();
+    } catch (err) {
+      safeLog(this.opts.logger, "warn", { err }, "placement: connection hook failed");
+    }
   }
 
   ask<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R> {
@@ -150,11 +265,13 @@ export class NatsPlacement implements Placement {
     if (this.own.held(p) !== undefined) return this.system.tell(kind, id, msg);
     const owner = this.own.ownerOf(p);
     if (owner === undefined || this.closed) return;
+    let frame: string;
     try {
-      this.nc.publish(this.nodeSubject(owner), requestFrame(kind, id, "t", 0, this.codec.encodeCommand(msg)));
+      frame = requestFrame(kind, id, "t", 0, this.codec.encodeCommand(msg));
     } catch (err) {
-      safeLog(this.opts.logger, "warn", { err, kind, id }, "could not forward a tell");
+      return safeLog(this.opts.logger, "warn", { err, kind, id }, "could not forward a tell");
     }
+    this.send({ subject: this.nodeSubject(owner), data: frame, failed: () => safeLog(this.opts.logger, "warn", { kind, id }, "could not forward a tell") });
   }
 
   /** Tells every node to look at ownership again now (a partition was released). */
@@ -185,7 +302,11 @@ export class NatsPlacement implements Placement {
   async close(): Promise<void> {
     if (!this.closed) {
       this.closed = true;
+      this.flushOutbox();
       for (const sub of this.subs) sub.unsubscribe();
+      if (this.sweeper !== undefined) clearInterval(this.sweeper);
+      this.sweeper = undefined;
+      if (this.pinger !== undefined) clearInterval(this.pinger);
     }
     await this.system.shutdown();
   }
@@ -245,34 +366,38 @@ export class NatsPlacement implements Placement {
   /** One attempt at the owner: its outcome, or UNREACHED when it answered "R" or not at all. */
   private forward(owner: string, frame: string, p: number, deadline: number, kind: string, id: string): Promise<Outcome | typeof UNREACHED> {
     const token = (++this.seq).toString(36);
+    const queuedAt = performance.now();
     return new Promise((resolve) => {
       let accepted = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let lostSince = 0;
       const finish = (v: Outcome | typeof UNREACHED) => {
-        if (timer !== undefined) clearTimeout(timer);
-        this.pending.delete(token);
+        if (!this.pending.delete(token)) return;
         resolve(v);
       };
-      // Before the "A": silence means lost. After it: wait while the owner keeps the lease.
-      const watch = (ms: number) => {
-        timer = setTimeout(() => {
+      // Before the "A": silence means lost. After it: wait while the owner keeps the lease,
+      // and give up when another node has held it for a second without an outcome.
+      const pending: Pending = {
+        due: performance.now() + Math.max(1, Math.min(this.ackWaitMs, deadline - performance.now())),
+        onDue: () => {
           if (!accepted) return finish(UNREACHED);
           void this.own.refresh().catch(() => {});
-          if (this.own.ownerOf(p) !== owner) {
-            timer = setTimeout(() => (this.own.ownerOf(p) !== owner ? finish({ ok: false, error: new PlacementOutcomeUnknownError(kind, id) }) : watch(1000)), 1000);
-          } else watch(1000);
-        }, ms);
-      };
-      this.pending.set(token, {
+          if (this.own.ownerOf(p) === owner) lostSince = 0;
+          else if (lostSince === 0) lostSince = performance.now();
+          else return finish({ ok: false, error: new PlacementOutcomeUnknownError(kind, id) });
+          pending.due = performance.now() + 1000;
+        },
         onMessage: (msg) => {
           // The server's "no responders": nobody listens on that node's subject (it is gone).
-          if (msg.data.length === 0 && msg.headers?.code === 503) return finish(UNREACHED);
+          if (msg.data.length === 0 && msg.headers?.code === 503) {
+            this.own.unreachable?.(owner, queuedAt, performance.now());
+            return finish(UNREACHED);
+          }
           const text = msg.string();
           const tag = text.charCodeAt(0);
           if (tag === 65 /* A */) {
             accepted = true;
-            if (timer !== undefined) clearTimeout(timer);
-            return watch(1000);
+            pending.due = performance.now() + 1000;
+            return;
           }
           if (tag === 82 /* R */) return finish(UNREACHED);
           try {
@@ -281,15 +406,55 @@ export class NatsPlacement implements Placement {
             finish({ ok: false, error: err });
           }
         },
-      });
-      watch(Math.max(1, Math.min(this.ackWaitMs, deadline - performance.now())));
-      try {
-        this.nc.publish(this.nodeSubject(owner), frame, { reply: `${this.inbox}.${token}` });
-      } catch {
-        finish(UNREACHED);
-      }
+      };
+      this.pending.set(token, pending);
+      this.arm();
+      this.send({ subject: this.nodeSubject(owner), data: frame, reply: `${this.inbox}.${token}`, failed: () => finish(UNREACHED) });
     });
   }
+
+  /**
+   * Messages to other nodes leave together once per turn of the event loop: every request and
+   * answer made while handling one batch of socket reads goes out in one socket write (the
+   * client flushes after each microtask otherwise, a write per message under load).
+   */
+  private send(out: Outgoing): void {
+    if (this.outbox.push(out) === 1) setImmediate(this.flushOutbox);
+  }
+
+  private readonly flushOutbox = (): void => {
+    const out = this.outbox;
+    if (out.length === 0) return;
+    this.outbox = [];
+    for (const o of out) {
+      try {
+        if (this.nc.isClosed()) throw new Error("the NATS connection is closed");
+        this.nc.publish(o.subject, o.data, o.reply === undefined ? undefined : { reply: o.reply });
+      } catch {
+        o.failed?.();
+      }
+    }
+  };
+
+  private arm(): void {
+    if (this.sweeper !== undefined || this.closed) return;
+    this.sweeper = setInterval(this.sweep, SWEEP_MS);
+    this.sweeper.unref?.();
+  }
+
+  private readonly sweep = (): void => {
+    const now = performance.now();
+    for (const pending of this.pending.values()) if (pending.due <= now) pending.onDue();
+    for (const s of this.serving) {
+      if (s.ackAt > now) continue;
+      this.serving.delete(s);
+      this.send({ subject: s.reply, data: "A" });
+    }
+    if (this.pending.size === 0 && this.serving.size === 0 && this.sweeper !== undefined) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+  };
 
   /** A message from another node for an actor this node should hold. */
   private serve(msg: Msg): void {
@@ -300,21 +465,28 @@ export class NatsPlacement implements Placement {
       safeLog(this.opts.logger, "warn", { err }, "placement: malformed request dropped");
       return;
     }
+    if (req.mode === "p") {
+      if (msg.reply) this.send({ subject: msg.reply, data: "P" });
+      return;
+    }
     const p = this.own.partitionOf(req.id);
     if (req.mode === "t") {
       if (this.own.held(p) !== undefined) this.system.tell(req.kind, req.id, this.codec.decodeCommand(req.payload));
       return;
     }
-    if (this.own.held(p) === undefined || this.closed) return void msg.respond("R");
+    const reply = msg.reply;
+    if (!reply) return;
+    if (this.own.held(p) === undefined || this.closed) return this.send({ subject: reply, data: "R" });
     let cmd: unknown;
     try {
       cmd = this.codec.decodeCommand(req.payload);
     } catch (err) {
-      return void msg.respond(`V${this.codec.encodeReply({ ok: false, error: err })}`);
+      return this.send({ subject: reply, data: `V${this.codec.encodeReply({ ok: false, error: err })}` });
     }
     this.enter(p);
-    let answered = false;
-    const ack = setTimeout(() => !answered && msg.respond("A"), ACK_AFTER_MS);
+    const serving: Serving = { reply, ackAt: performance.now() + ACK_AFTER_MS };
+    this.serving.add(serving);
+    this.arm();
     const opts = { timeoutMs: req.timeoutMs };
     const run = req.mode === "r" ? this.system.read(req.kind, req.id, cmd, opts) : this.system.ask(req.kind, req.id, cmd, opts);
     run
@@ -324,12 +496,10 @@ export class NatsPlacement implements Placement {
       )
       .catch((err) => `V${this.codec.encodeReply({ ok: false, error: err })}`)
       .then((frame) => {
-        answered = true;
-        clearTimeout(ack);
+        this.serving.delete(serving);
         this.leave(p);
-        msg.respond(frame);
-      })
-      .catch((err) => safeLog(this.opts.logger, "warn", { err }, "placement: could not answer a forwarded message"));
+        this.send({ subject: reply, data: frame, failed: () => safeLog(this.opts.logger, "warn", {}, "placement: could not answer a forwarded message") });
+      });
   }
 
   private enter(p: number): void {
@@ -349,8 +519,8 @@ const UNREACHED = Symbol("unreached");
 interface Request {
   kind: string;
   id: string;
-  /** "a" ask, "r" read, "t" tell. */
-  mode: "a" | "r" | "t";
+  /** "a" ask, "r" read, "t" tell, "p" probe (answered "P", nothing runs). */
+  mode: "a" | "r" | "t" | "p";
   timeoutMs: number;
   payload: string;
 }
@@ -366,7 +536,7 @@ function parseRequest(text: string): Request {
   const c = text.indexOf("\n", b + 1);
   if (a < 2 || b < 0 || c < 0) throw new Error("malformed placement request");
   const mode = text[0] as Request["mode"];
-  if (mode !== "a" && mode !== "r" && mode !== "t") throw new Error("malformed placement request");
+  if (mode !== "a" && mode !== "r" && mode !== "t" && mode !== "p") throw new Error("malformed placement request");
   const timeoutMs = Number(text.slice(1, a));
   if (!Number.isFinite(timeoutMs) || timeoutMs < 0) throw new Error("malformed placement request");
   return { mode, timeoutMs, kind: text.slice(a + 1, b), id: text.slice(b + 1, c), payload: text.slice(c + 1) };

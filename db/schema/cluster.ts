@@ -1,26 +1,37 @@
-import { bigint, boolean, doublePrecision, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /**
  * The nodes of a NATS cluster (src/cluster/leases.ts): each renews its row while it lives;
  * a node whose heartbeat is older than a lease is gone, and a draining one takes no new share.
  */
-export const clusterNodes = pgTable("cluster_nodes", {
-  nodeId: text("node_id").primaryKey(),
-  heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }).notNull(),
-  draining: boolean("draining").notNull().default(false),
-});
+export const clusterNodes = pgTable(
+  "cluster_nodes",
+  {
+    /** The cluster's NATS prefix: nodes of different prefixes cannot forward to one another. */
+    cluster: text("cluster").notNull().default(""),
+    nodeId: text("node_id").notNull(),
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }).notNull(),
+    draining: boolean("draining").notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.cluster, t.nodeId] })],
+);
 
 /**
  * Mailboxes hashed to a fixed number of partitions, each leased to one node at a time.
  * `epoch` grows with every change of owner: an actor's write commits only in a transaction
  * that still reads its own node and epoch here (the fence).
  */
-export const clusterPartitions = pgTable("cluster_partitions", {
-  partition: integer("partition").primaryKey(),
-  owner: text("owner"),
-  epoch: bigint("epoch", { mode: "number" }).notNull().default(0),
-  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull().default(new Date(0)),
-});
+export const clusterPartitions = pgTable(
+  "cluster_partitions",
+  {
+    cluster: text("cluster").notNull().default(""),
+    partition: integer("partition").notNull(),
+    owner: text("owner"),
+    epoch: bigint("epoch", { mode: "number" }).notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull().default(new Date(0)),
+  },
+  (t) => [primaryKey({ columns: [t.cluster, t.partition] })],
+);
 
 /**
  * The calls each API key made inside its rate window, written by the mailbox's owner before

@@ -49,7 +49,7 @@ export async function mailboxPlacement(db: Db, system: ActorSystem, opts: Cluste
     return { placement: new LocalPlacement(system), actorDb: db, define: (def) => def, start: async () => {}, handOver: async () => {}, stop: async () => {} };
   }
   const log = opts.log.child({ component: "cluster" });
-  const leases = new PartitionLeases(db, { nodeId: opts.nodeId, leaseMs: opts.leaseMs, log, rateWindowMs: opts.rateLimit.windowMs });
+  const leases = new PartitionLeases(db, { cluster: opts.names.prefix, nodeId: opts.nodeId, leaseMs: opts.leaseMs, log, rateWindowMs: opts.rateLimit.windowMs });
   const nc: NatsConnection = await connect({ servers: opts.natsUrl, name: `mailroom-placement-${leases.self}`, maxReconnectAttempts: -1 });
   const placement = new NatsPlacement({
     nc,
@@ -58,8 +58,13 @@ export async function mailboxPlacement(db: Db, system: ActorSystem, opts: Cluste
     ownership: leases,
     codec: mailboxWireCodec,
     askTimeoutMs: opts.askTimeoutMs,
+    onConnectionChange: () => leases.connectionChanged(),
+    onConnectionProven: () => leases.connectionProven(),
     logger: log,
   });
+  leases.setReachability(placement);
+  // The node's subject is on the server before the node takes any lease (see leases.unreachable).
+  await nc.flush();
   const calls = new CallLog(db, leases, log);
   leases.setHooks({
     // The calls the partition's windows counted are written before another node may rebuild them.
