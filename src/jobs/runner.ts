@@ -149,6 +149,7 @@ export class JobRunner {
       await this.release(job, { runAfter: later, attempts: sql`greatest(${outbox.attempts} - 1, 0)` });
       return;
     }
+    if ((result as { recorded?: boolean } | undefined)?.recorded === true) return;
     await this.release(job, { doneAt: sql`coalesce(${outbox.doneAt}, now())` });
   }
 
