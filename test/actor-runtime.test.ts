@@ -1011,6 +1011,32 @@ describe("batches", () => {
     expect(replies.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual([0, 1, "bad -2", 4, 8, 5, 14]);
   });
 
+  test("with batchesCommute, a batch gathers its key past other keys' batched messages, never past an unbatched one", async () => {
+    type M = { key: "a" | "b" | null; n: number };
+    const system = makeSystem();
+    const handled: (string | number[])[] = [];
+    system.register({
+      kind: "commuter",
+      activate: async () => null,
+      handle: async (_state: null, msg: M) => {
+        handled.push(`one:${msg.n}`);
+        await Bun.sleep(5);
+        return msg.n;
+      },
+      batchKey: (msg: M) => msg.key ?? undefined,
+      batchesCommute: true,
+      handleBatch: async (_state: null, msgs: M[]) => {
+        handled.push(msgs.map((m) => m.n));
+        await Bun.sleep(5);
+        return msgs.map((m) => ({ ok: true as const, value: m.n }));
+      },
+    });
+    const ask = (key: M["key"], n: number) => system.ask("commuter", "x", { key, n });
+    const replies = await Promise.all([ask(null, 0), ask("a", 1), ask("b", 2), ask("a", 3), ask("b", 4), ask(null, 5), ask("a", 6), ask("b", 7)]);
+    expect(handled).toEqual(["one:0", [1, 3], [2, 4], "one:5", [6], [7]]);
+    expect(replies).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
   test("a batch handler that throws fails every message of the batch, and the actor goes on", async () => {
     const system = makeSystem();
     const handled: (string | number[])[] = [];

@@ -5,11 +5,11 @@ import { touchSenderProfiles, type SenderSighting } from "../../src/domain/sende
 import { AppError, notFound } from "../../src/errors.ts";
 import { eventRow, jobRow } from "../../src/jobs/outbox.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
-import { normalizeSubject, participantsKey, placeInThread, type ThreadHints } from "../../src/mail/threading.ts";
+import { normalizeSubject, participantsKey, placeArrivals, placeInThread, type ThreadHints } from "../../src/mail/threading.ts";
 import type { Tx } from "../../db/client.ts";
 import type { BatchOutcome } from "../runtime/index.ts";
 import { afterProcessing, processingSettings, type Processed } from "./after-processing.ts";
-import { lockOwnMessage } from "./message-rows.ts";
+import { lockOwnMessages } from "./message-rows.ts";
 import type { Arrival, ProcessedUpdate, WriteContext } from "./types.ts";
 
 /**
@@ -47,19 +47,29 @@ export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): P
     createdAt: at,
   }));
   await deps.db.transaction(async (tx) => {
-    // In order, so that a reply sees the thread its predecessor in the same batch was given.
-    const known = new Map<string, string>();
-    const threaded = [];
-    for (const [i, cmd] of cmds.entries()) {
-      const row = rows[i]!;
-      const threadId = await placeInThread(tx, state.mailbox.id, { subject: cmd.head.subject, hints: arrivalHints(cmd, state.mailbox.emailAddress, at), newId }, known);
-      if (row.messageIdHeader && !known.has(row.messageIdHeader)) known.set(row.messageIdHeader, threadId);
-      threaded.push({ ...row, threadId });
-    }
-    const inserted = await tx.insert(messages).values(threaded).returning();
+    // In order, so that a reply sees the thread its predecessor in the same batch was given;
+    // in a fixed number of statements for the whole batch.
+    const threadIds = await placeArrivals(
+      tx,
+      state.mailbox.id,
+      cmds.map((cmd, i) => ({ subject: cmd.head.subject, hints: arrivalHints(cmd, state.mailbox.emailAddress, at), messageIdHeader: rows[i]!.messageIdHeader })),
+      newId,
+    );
+    const inserted = await tx
+      .insert(messages)
+      .values(rows.map((row, i) => ({ ...row, threadId: threadIds[i]! })))
+      .returning();
     await tx.insert(outbox).values([
       ...inserted.map((row) => eventRow("message.received", state.mailbox.id, messageEventPayload(row))),
-      ...cmds.map((cmd, i) => jobRow("mail.process", state.mailbox.id, { message_id: rows[i]!.id, token_thread_id: cmd.replyToken?.threadId ?? null })),
+      // The job carries what processing reads of the row (src/mail/process.ts arrivalOf), so it need not read the row back.
+      ...cmds.map((cmd, i) => {
+        const row = rows[i]!;
+        return jobRow("mail.process", state.mailbox.id, {
+          message_id: row.id,
+          token_thread_id: cmd.replyToken?.threadId ?? null,
+          arrival: { raw_sha256: row.rawSha256, envelope: row.envelope, from: row.fromAddress, to: row.toAddress, subject: row.subject },
+        });
+      }),
     ]);
   });
   return rows.map((r) => ({ ok: true, value: { id: r.id } }));
@@ -92,17 +102,31 @@ export async function applyProcessed(ctx: WriteContext, cmds: ProcessedUpdate[])
     const outcomes: BatchOutcome<MessageRow>[] = [];
     const fresh: Processed[] = [];
     const senders: SenderSighting[] = [];
+    // The batch's rows are locked in one statement, and its attachment records written in one more.
+    const locked = await lockOwnMessages(tx, state.mailbox.id, cmds.map((c) => c.messageId));
+    const applied: (Applied | undefined)[] = [];
     for (const cmd of cmds) {
-      const applied = await applyOne(tx, state, cmd);
-      if (!applied) {
+      const one = await applyOne(tx, state, cmd, locked.get(cmd.messageId));
+      // The same message twice in one batch (a job that ran twice): the second finds it processed.
+      if (one?.fresh) locked.set(one.row.id, one.row);
+      applied.push(one);
+    }
+    const records = applied.flatMap((a) => (a?.fresh ? a.records : []));
+    if (records.length > 0) {
+      const rows = await tx.insert(attachments).values(records).returning();
+      for (const a of applied) if (a?.fresh) a.attachments = rows.filter((r) => r.messageId === a.row.id).sort((x, y) => x.position - y.position);
+    }
+    for (const [i, cmd] of cmds.entries()) {
+      const one = applied[i];
+      if (!one) {
         outcomes.push({ ok: false, error: notFound("message", cmd.messageId) });
         continue;
       }
-      const entry: Processed = { row: applied.row, attachments: applied.attachments };
-      outcomes.push({ ok: true, value: applied.row });
-      if (applied.fresh) {
+      const entry: Processed = { row: one.row, attachments: one.attachments };
+      outcomes.push({ ok: true, value: one.row });
+      if (one.fresh) {
         fresh.push(entry);
-        senders.push({ address: applied.row.fromAddress, name: cmd.result.fromName ?? null, at: applied.row.createdAt });
+        senders.push({ address: one.row.fromAddress, name: cmd.result.fromName ?? null, at: one.row.createdAt });
       }
     }
     await touchSenderProfiles(tx, state.mailbox.accountId, senders);
@@ -121,13 +145,13 @@ export async function applyProcessed(ctx: WriteContext, cmds: ProcessedUpdate[])
   return outcomes;
 }
 
-type Applied = { row: MessageRow; attachments: AttachmentRow[]; fresh: boolean };
+type Applied = { row: MessageRow; attachments: AttachmentRow[]; records: (typeof attachments.$inferInsert)[]; fresh: boolean };
 
-async function applyOne(tx: Tx, state: WriteContext["state"], cmd: ProcessedUpdate): Promise<Applied | undefined> {
+/** One message of the batch: its row updated; its attachment records returned, for the batch to insert together. */
+async function applyOne(tx: Tx, state: WriteContext["state"], cmd: ProcessedUpdate, current: MessageRow | undefined): Promise<Applied | undefined> {
   const r = cmd.result;
-  const current = await lockOwnMessage(tx, state.mailbox.id, cmd.messageId);
   if (!current) return undefined;
-  if (current.processedAt) return { row: current, attachments: [], fresh: false }; // a job that ran twice
+  if (current.processedAt) return { row: current, attachments: [], records: [], fresh: false }; // a job that ran twice
 
   const subject = r.subject ?? "";
   // The thread decided at arrival stands: a reply and a label may already name it, and the
@@ -180,12 +204,6 @@ async function applyOne(tx: Tx, state: WriteContext["state"], cmd: ProcessedUpda
     .where(eq(messages.id, cmd.messageId))
     .returning();
 
-  let stored: AttachmentRow[] = [];
-  if (r.attachments.length > 0) {
-    stored = await tx
-      .insert(attachments)
-      .values(r.attachments.map((a, position) => ({ id: newId(), messageId: cmd.messageId, position, ...a })))
-      .returning();
-  }
-  return { row: row!, attachments: stored, fresh: true };
+  const records = r.attachments.map((a, position) => ({ id: newId(), messageId: cmd.messageId, position, ...a }));
+  return { row: row!, attachments: [], records, fresh: true };
 }

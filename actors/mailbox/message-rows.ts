@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { messages, type MessageRow } from "../../db/schema/index.ts";
 
@@ -15,4 +15,16 @@ export async function lockOwnMessage(tx: Tx, mailboxId: string, messageId: strin
     .for("update")
     .limit(1);
   return row;
+}
+
+/** Several messages of this mailbox, locked as `lockOwnMessage` locks one, in one statement (in id order, as every batch locks them). */
+export async function lockOwnMessages(tx: Tx, mailboxId: string, messageIds: string[]): Promise<Map<string, MessageRow>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await tx
+    .select()
+    .from(messages)
+    .where(and(inArray(messages.id, [...new Set(messageIds)]), eq(messages.mailboxId, mailboxId)))
+    .orderBy(asc(messages.id))
+    .for("update");
+  return new Map(rows.map((r) => [r.id, r]));
 }

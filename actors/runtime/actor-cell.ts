@@ -202,6 +202,19 @@ export class ActorCell implements EnvelopeOwner {
     const { def, inbox } = this;
     const batch = [first];
     const max = def.maxBatch ?? 64;
+    if (def.batchesCommute) {
+      // Past other keys' batched messages (they commute with these), never past an unbatched one.
+      for (let next = inbox.peek(); next !== null && batch.length < max; ) {
+        const nextKey = def.batchKey!(next.msg);
+        if (nextKey === undefined) break;
+        const after = next.next;
+        if (nextKey === key) {
+          inbox.remove(next);
+          if (next.begin()) batch.push(next);
+        }
+        next = after;
+      }
+    }
     while (batch.length < max) {
       const next = inbox.peek();
       if (next === null || def.batchKey!(next.msg) !== key) break;

@@ -98,6 +98,7 @@ export interface CommandActorOptions<Ctx, M extends CommandMap> {
   passivate?(id: string, ctx: Ctx): Promise<void> | void;
   canPassivate?(ctx: Ctx, now: number): boolean;
   maxBatch?: number;
+  batchesCommute?: boolean;
 }
 
 /** The ActorDefinition that dispatches `{ name, args }` messages to the map's handlers. */
@@ -125,6 +126,7 @@ export function commandActor<Ctx, M extends CommandMap>(opts: CommandActorOption
   if (opts.passivate) def.passivate = opts.passivate;
   if (opts.canPassivate) def.canPassivate = opts.canPassivate;
   if (opts.maxBatch !== undefined) def.maxBatch = opts.maxBatch;
+  if (opts.batchesCommute !== undefined) def.batchesCommute = opts.batchesCommute;
   return def;
 }
 

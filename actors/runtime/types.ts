@@ -44,6 +44,13 @@ export interface ActorDefinition<State, Msg, Reply = unknown> {
   handleBatch?(state: State, msgs: Msg[], ctx: ActorContext): Promise<BatchOutcome<Reply>[]>;
   /** Largest batch handed to `handleBatch` (default 64). */
   maxBatch?: number;
+  /**
+   * Batched messages of different keys commute (their order among themselves does not matter):
+   * a batch then also takes the messages of its key queued behind other keys' batched messages,
+   * up to the first message that is not batched, which stays a barrier nothing passes. Without
+   * it, interleaved keys (a b a b) make batches of one.
+   */
+  batchesCommute?: boolean;
   /** Flushes or releases state; called when the actor has been idle long enough, and on shutdown. */
   passivate?(id: string, state: State): Promise<void> | void;
   /**

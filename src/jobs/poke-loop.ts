@@ -8,10 +8,17 @@ export class PokeLoop {
   private again = false;
   private stopped = false;
   private timer: ReturnType<typeof setInterval> | undefined;
+  private gap: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly drain: () => Promise<void>,
     private readonly onError: (err: unknown) => void,
+    /**
+     * A run poked while the previous one ran starts this long after it (0: at once), so a
+     * stream of pokes makes one run per gap rather than one per poke; a poke when idle still
+     * runs at once.
+     */
+    private readonly gapMs = 0,
   ) {}
 
   get isStopped(): boolean {
@@ -25,7 +32,7 @@ export class PokeLoop {
   }
 
   poke(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.gap) return; // a run is already due when the gap ends
     if (this.running) {
       this.again = true;
       return;
@@ -36,7 +43,11 @@ export class PokeLoop {
         this.running = undefined;
         if (this.again) {
           this.again = false;
-          this.poke();
+          if (this.gapMs <= 0) return this.poke();
+          this.gap = setTimeout(() => {
+            this.gap = undefined;
+            this.poke();
+          }, this.gapMs);
         }
       });
   }
@@ -45,6 +56,8 @@ export class PokeLoop {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.gap) clearTimeout(this.gap);
+    this.gap = undefined;
     await this.running;
   }
 }

@@ -101,7 +101,10 @@ export class JobRunner {
     const kinds = Object.keys(this.specs) as JobKind[];
     while (!this.loop.isStopped) {
       const room = this.concurrency - this.inFlight.size;
-      if (room <= 0) return; // a finishing job pokes again
+      // A finishing job pokes again. While more than half the slots are busy, a freed slot waits
+      // for others: claims are taken several at a time (each claim is a round trip), and the
+      // busy half keeps the handlers fed meanwhile.
+      if (room <= 0 || this.inFlight.size > this.concurrency / 2) return;
       const jobs = await this.claim(and(inArray(outbox.kind, kinds), lte(outbox.runAfter, sql`now()`))!, room);
       for (const job of jobs) {
         const p = this.run(job).finally(() => {
@@ -149,6 +152,7 @@ export class JobRunner {
       await this.release(job, { runAfter: later, attempts: sql`greatest(${outbox.attempts} - 1, 0)` });
       return;
     }
+    if ((result as { recorded?: boolean } | undefined)?.recorded === true) return;
     await this.release(job, { doneAt: sql`coalesce(${outbox.doneAt}, now())` });
   }
 

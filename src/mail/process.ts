@@ -9,7 +9,8 @@ import { snippetOf } from "./extract.ts";
 import type { MailParser } from "./parse/index.ts";
 import type { RecentRaw } from "./recent-raw.ts";
 import type { ParsedMail, ProcessedMail } from "./types.ts";
-import { isPermanent, JobFailed } from "../jobs/failure.ts";
+import { isPermanent, JobFailed, type JobResult } from "../jobs/failure.ts";
+import { AppError } from "../errors.ts";
 import { messageIdOf } from "../jobs/outbox.ts";
 
 /**
@@ -27,11 +28,16 @@ export class InboundProcessor {
     private readonly recent?: RecentRaw,
   ) {}
 
-  readonly handle = async (job: OutboxRow): Promise<void> => {
+  readonly handle = async (job: OutboxRow): Promise<JobResult> => {
     const messageId = messageIdOf(job);
-    const [message] = await this.db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
-    if (!message || message.processedAt) return; // gone (mailbox deleted) or done
-    if (message.transport === "agent-json") return this.processProtocol(job, message);
+    // A job written at arrival carries what is read here; older jobs (and protocol messages) read the row.
+    let message: Arrived | undefined = arrivalOf(job, messageId);
+    if (!message) {
+      const [row] = await this.db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
+      if (!row || row.processedAt) return; // gone (mailbox deleted) or done
+      if (row.transport === "agent-json") return this.processProtocol(job, row);
+      message = row;
+    }
     const raw = this.recent?.get(message.rawSha256) ?? (await getBlob(this.db, message.rawSha256));
     if (!raw) throw new JobFailed(`the raw message (sha256 ${message.rawSha256}) is missing`);
 
@@ -46,12 +52,20 @@ export class InboundProcessor {
     const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition, content });
 
     const result = outcome.ok ? await this.fromParsed(outcome.mail, outcome.extractedText, assessment, outcome.quotedText) : fallback(message, headers, assessment);
-    await this.mailboxes.applyProcessed(message.mailboxId, {
-      messageId,
-      jobId: job.id,
-      tokenThreadId: typeof job.payload.token_thread_id === "string" ? job.payload.token_thread_id : null,
-      result,
-    });
+    try {
+      await this.mailboxes.applyProcessed(message.mailboxId, {
+        messageId,
+        jobId: job.id,
+        tokenThreadId: typeof job.payload.token_thread_id === "string" ? job.payload.token_thread_id : null,
+        result,
+      });
+    } catch (err) {
+      // The message or its mailbox is gone (deleted meanwhile): nothing to process, the job is done.
+      if (err instanceof AppError && err.code === "not_found") return;
+      throw err;
+    }
+    // applyProcessed marked the job done in its transaction (a message processed twice is left as it was).
+    return { recorded: true };
   };
 
   /** The job ended failed: the message shows it (status `failed`, signal `processing_failed`). */
@@ -145,6 +159,16 @@ export class InboundProcessor {
       assessment,
     };
   }
+}
+
+/** What processing reads of a received message. */
+type Arrived = Pick<MessageRow, "id" | "mailboxId" | "rawSha256" | "envelope" | "fromAddress" | "toAddress" | "subject">;
+
+/** The message as its job's payload describes it (`arrival`, written with the row), or undefined for a job without it. */
+function arrivalOf(job: OutboxRow, messageId: string): Arrived | undefined {
+  const a = job.payload.arrival as { raw_sha256?: unknown; envelope?: unknown; from?: unknown; to?: unknown; subject?: unknown } | undefined;
+  if (!a || typeof a !== "object" || !job.mailboxId || typeof a.raw_sha256 !== "string" || typeof a.from !== "string" || typeof a.to !== "string" || typeof a.subject !== "string") return undefined;
+  return { id: messageId, mailboxId: job.mailboxId, rawSha256: a.raw_sha256, envelope: (a.envelope ?? null) as MessageRow["envelope"], fromAddress: a.from, toAddress: a.to, subject: a.subject };
 }
 
 /** A message the parser gave up on: kept raw, described by what the head reader could read. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { messages, threads } from "../../db/schema/index.ts";
 
@@ -128,4 +128,125 @@ export async function placeInThread(
     createdAt: hints.at,
   });
   return id;
+}
+
+/** One arrival of a batch to place: its subject, its hints (all of one batch share `at`), and its own Message-ID. */
+export interface ArrivalToPlace {
+  subject: string;
+  hints: ThreadHints;
+  messageIdHeader: string | null;
+}
+
+// Message-IDs looked up per statement: two parameters each, well under PostgreSQL's 65,535.
+const IDS_PER_LOOKUP = 1000;
+
+/**
+ * The threads of a batch of arrivals, decided in order exactly as `placeInThread` would decide
+ * them one after another (a reply sees the thread its predecessor in the batch was given, and a
+ * thread brought forward by an earlier message is the newest for a later one), but read with
+ * at most three statements and written with at most two for the whole batch, however many
+ * messages it holds. All hints must share one `at` (the batch's arrival time), which is what
+ * lets one update bring every found thread forward. `known` maps Message-IDs decided earlier
+ * in the same uncommitted transaction to their threads; it is extended here.
+ */
+export async function placeArrivals(tx: Tx, mailboxId: string, items: ArrivalToPlace[], newId: () => string, known = new Map<string, string>()): Promise<string[]> {
+  if (items.length === 0) return [];
+  const at = items[0]!.hints.at;
+  const since = at.getTime() - SUBJECT_WINDOW_MS;
+
+  // Threads named by Message-ID: the first row found per ID with a thread, as findThread reads them.
+  const byMessageId = new Map<string, string>();
+  const ids = [...new Set(items.flatMap((i) => i.hints.messageIds.slice(0, 100)))];
+  for (let k = 0; k < ids.length; k += IDS_PER_LOOKUP) {
+    const chunk = ids.slice(k, k + IDS_PER_LOOKUP);
+    const rows = await tx
+      .select({ threadId: messages.threadId, messageIdHeader: messages.messageIdHeader })
+      .from(messages)
+      .where(and(eq(messages.mailboxId, mailboxId), inArray(md5(messages.messageIdHeader), chunk.map(md5Of)), inArray(messages.messageIdHeader, chunk)));
+    for (const r of rows) if (r.threadId && r.messageIdHeader !== null && !byMessageId.has(r.messageIdHeader)) byMessageId.set(r.messageIdHeader, r.threadId);
+  }
+  // Reply-token threads that exist in this mailbox.
+  const tokens = [...new Set(items.map((i) => i.hints.tokenThreadId).filter((t): t is string => t !== null))];
+  const tokenThreads = new Set<string>();
+  if (tokens.length > 0) {
+    const rows = await tx
+      .select({ id: threads.id })
+      .from(threads)
+      .where(and(inArray(threads.id, tokens), eq(threads.mailboxId, mailboxId)));
+    for (const r of rows) tokenThreads.add(r.id);
+  }
+  // Subject candidates: in the window, or brought forward by an earlier message of the batch
+  // (which puts them in the window); the exact keys are compared here, after the md5 index.
+  const keyed = items.filter((i) => i.hints.subjectKey && i.hints.participantsKey);
+  const keyOf = (subjectKey: string, participantsKey: string) => `${subjectKey}\n${participantsKey}`;
+  const candidates = new Map<string, { id: string; last: number }[]>();
+  if (keyed.length > 0) {
+    const subjectKeys = [...new Set(keyed.map((i) => i.hints.subjectKey))];
+    const partyKeys = [...new Set(keyed.map((i) => i.hints.participantsKey))];
+    const wanted = new Set(keyed.map((i) => keyOf(i.hints.subjectKey, i.hints.participantsKey)));
+    const maybeTouched = [...new Set([...byMessageId.values(), ...known.values(), ...tokenThreads])];
+    const inWindow = gte(threads.lastMessageAt, new Date(since));
+    const rows = await tx
+      .select({ id: threads.id, subjectKey: threads.subjectKey, participantsKey: threads.participantsKey, lastMessageAt: threads.lastMessageAt })
+      .from(threads)
+      .where(
+        and(
+          eq(threads.mailboxId, mailboxId),
+          inArray(md5(threads.subjectKey), subjectKeys.map(md5Of)),
+          inArray(md5(threads.participantsKey), partyKeys.map(md5Of)),
+          maybeTouched.length > 0 ? or(inWindow, inArray(threads.id, maybeTouched)) : inWindow,
+        ),
+      );
+    for (const r of rows) {
+      const key = keyOf(r.subjectKey, r.participantsKey);
+      if (!wanted.has(key)) continue;
+      candidates.set(key, [...(candidates.get(key) ?? []), { id: r.id, last: r.lastMessageAt.getTime() }]);
+    }
+  }
+
+  const created: (typeof threads.$inferInsert)[] = [];
+  const createdIds = new Set<string>();
+  const touched = new Set<string>();
+  const out: string[] = [];
+  for (const item of items) {
+    const { hints } = item;
+    let found: string | null = null;
+    for (const id of hints.messageIds.slice(0, 100)) {
+      found = known.get(id) ?? byMessageId.get(id) ?? null;
+      if (found) break;
+    }
+    if (!found && hints.tokenThreadId && tokenThreads.has(hints.tokenThreadId)) found = hints.tokenThreadId;
+    if (!found && hints.subjectKey && hints.participantsKey) {
+      // The newest matching thread, counting what earlier messages of the batch brought forward.
+      let best: { id: string; last: number } | null = null;
+      for (const c of candidates.get(keyOf(hints.subjectKey, hints.participantsKey)) ?? []) {
+        const last = touched.has(c.id) || createdIds.has(c.id) ? Math.max(c.last, at.getTime()) : c.last;
+        if (last >= since && (best === null || last > best.last)) best = { id: c.id, last };
+      }
+      found = best?.id ?? null;
+    }
+    let threadId: string;
+    if (found) {
+      if (!createdIds.has(found)) touched.add(found);
+      threadId = found;
+    } else {
+      threadId = newId();
+      createdIds.add(threadId);
+      created.push({ id: threadId, mailboxId, subject: item.subject.slice(0, MAX_THREAD_SUBJECT), subjectKey: hints.subjectKey, participantsKey: hints.participantsKey, lastMessageAt: at, createdAt: at });
+      if (hints.subjectKey && hints.participantsKey) {
+        const key = keyOf(hints.subjectKey, hints.participantsKey);
+        candidates.set(key, [...(candidates.get(key) ?? []), { id: threadId, last: at.getTime() }]);
+      }
+    }
+    if (item.messageIdHeader && !known.has(item.messageIdHeader)) known.set(item.messageIdHeader, threadId);
+    out.push(threadId);
+  }
+  if (touched.size > 0) {
+    await tx
+      .update(threads)
+      .set({ lastMessageAt: sql`greatest(${threads.lastMessageAt}, ${at.toISOString()}::timestamptz)`, status: "open" })
+      .where(inArray(threads.id, [...touched]));
+  }
+  if (created.length > 0) await tx.insert(threads).values(created);
+  return out;
 }

@@ -11,6 +11,8 @@ export interface NewDelivery {
 
 /** Event rows fanned out in one transaction; larger backlogs take several. */
 const BATCH = 500;
+/** Webhooks wait at most this much longer during a burst of events. */
+const RELAY_GAP_MS = 20;
 
 /**
  * Moves committed outbox events to webhook deliveries: claims a batch of undone event rows
@@ -31,6 +33,8 @@ export class EventRelay {
     this.loop = new PokeLoop(
       () => this.drain(),
       (err) => this.log.warn({ err }, "event relay: fan-out failed; will retry"),
+      // Every committed event pokes: during a burst, one fan-out per gap takes all that came.
+      RELAY_GAP_MS,
     );
   }
 
