@@ -114,6 +114,10 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     // Tenants' schemas are validated inline when cheap, else in a worker with a budget.
     const validators = new SchemaValidators({ timeoutMs: config.schemaValidationTimeoutMs });
     cleanups.push(() => validators.close());
+    // On PostgreSQL large values (raw messages, a large send's bodies) go through a client that
+    // sends and reads them as binary (src/mail/blobs.ts). Closed after the actors have drained.
+    const blobWriter = config.databaseUrl ? nativeBlobWriter(config.databaseUrl) : undefined;
+    if (blobWriter) cleanups.push(() => blobWriter.close());
     // Outgoing messages are composed in a worker: a large send is hundreds of ms of MIME encoding.
     const composer = new Composer();
     cleanups.push(() => composer.close());
@@ -145,6 +149,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         mailDomain: config.mailDomain,
         replyTokenTtlMs: config.replyTokenTtlSeconds * 1000,
         composer,
+        ...(blobWriter ? { native: blobWriter } : {}),
         validators,
         handOver: { deliveries: (ids) => webhooksSlot?.handOver(ids), jobs: () => runner?.poke() },
       })),
@@ -159,9 +164,6 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     cleanups.push(() => parser.close());
     const recipients = new Recipients(database.db, config.mailDomain);
     const recentRaw = new RecentRaw();
-    // On PostgreSQL raw bytes go through a client that sends them as binary (src/mail/blobs.ts).
-    const blobWriter = config.databaseUrl ? nativeBlobWriter(config.databaseUrl) : undefined;
-    if (blobWriter) cleanups.push(() => blobWriter.close());
     const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke(), recentRaw, blobWriter ? { write: blobWriter.write, parallel: 2 } : {});
     const assessor = new Assessor({
       mailDomain: config.mailDomain,
@@ -175,6 +177,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       mailDomain: config.mailDomain,
       maxAttempts: config.deliveryMaxAttempts,
       log,
+      ...(blobWriter ? { readBlob: blobWriter.read } : {}),
     });
     cleanups.push(() => deliverer.close());
     const webhooks = await WebhookSystem.start(

@@ -53,6 +53,46 @@ describe("send", () => {
     expect(await outboxRows(t, "message.sent", res.body.message.id)).toHaveLength(1);
   });
 
+  test("a large send (bodies staged, answer spliced, event built by the database) keeps every body whole", async () => {
+    const before = relay.received.length;
+    const textBody = `Dear Frank, ${"ünïcødé \" \\ \u2028 line\n".repeat(20_000)}`;
+    const htmlBody = `<p>${"<b>é</b> & \"q\" ".repeat(20_000)}</p>`;
+    const res = await send({ to: ["frank@example.com"], subject: "Big", textBody, htmlBody });
+    expect(res.status).toBe(201);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    expect(res.body.message).toMatchObject({ status: "sent", subject: "Big", text_body: textBody, html_body: htmlBody });
+    expect(res.body.reply_to).toMatch(ALIAS(seed.agent.email_address));
+
+    const stored = await t.api("GET", `/v1/messages/${res.body.message.id}`);
+    expect(stored.body.message.text_body).toBe(textBody);
+    expect(stored.body.message.html_body).toBe(htmlBody);
+    expect(stored.body.message.snippet).toBe(res.body.message.snippet);
+
+    expect(relay.received.length).toBe(before + 1);
+    const parsed = await simpleParser(Buffer.from(relay.received.at(-1)!.raw));
+    expect(parsed.text?.replace(/\s+$/, "")).toBe(textBody.replace(/\s+$/, ""));
+
+    const [event] = await outboxRows(t, "message.sent", res.body.message.id);
+    expect(event!.payload).toEqual({
+      id: res.body.message.id,
+      transport: "smtp",
+      mailbox_id: seed.agent.id,
+      thread_id: res.body.message.thread_id,
+      direction: "outbound",
+      from_address: seed.agent.email_address,
+      to_address: "frank@example.com",
+      subject: "Big",
+      status: "sent",
+      risk_level: "low",
+      triage_label: null,
+      text_body: textBody,
+      html_body: htmlBody,
+      attachments: [],
+      suspicious_signals: [],
+    });
+  });
+
   test("a reply to the alias lands in the same thread, even without threading headers", async () => {
     const sent = await send({ to: ["henry@example.com"], subject: "Lunch?", textBody: "Tuesday?" });
     const info = await smtpSend(t.service.smtpPort, { from: "henry@example.com", to: [sent.body.reply_to] }, rfc822({ From: "henry@example.com", To: sent.body.reply_to, Subject: "Something else entirely" }, "Yes!\r\n"));

@@ -1,17 +1,17 @@
-import { and, desc, eq, getTableColumns, gte, inArray } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, sql } from "drizzle-orm";
 import { deliveryEvents, drafts, messages, replyTokens, suppressions, threads, type MessageRow } from "../../db/schema/index.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { allRecipients, checkOutgoing, replyAddressing, type Dispatched, type OutgoingFields, type ReplyFields } from "../../src/domain/outbound.ts";
 import { AppError, notFound } from "../../src/errors.ts";
-import { enqueueEvent, enqueueJob } from "../../src/jobs/outbox.ts";
-import { messageEventPayload } from "../../src/mail/events.ts";
-import { putBlob } from "../../src/mail/blobs.ts";
+import { enqueueJob } from "../../src/jobs/outbox.ts";
+import { MESSAGE_EVENT_PAYLOAD_SQL } from "../../src/mail/events.ts";
+import { dropStagedTexts, putBlobs, stagedText } from "../../src/mail/blobs.ts";
+import type { Composed } from "../../src/mail/outbound/composer.ts";
 import { snippetOf } from "../../src/mail/extract.ts";
 import { readHead } from "../../src/mail/parse/head.ts";
 import { hashReplyToken, newReplyToken, replyAlias } from "../../src/mail/reply-tokens.ts";
 import { normalizeSubject, participantsKey } from "../../src/mail/threading.ts";
 import { countForMailbox, refusalCounter } from "../../src/stats/counters.ts";
-import { lockOwnMessage } from "./message-rows.ts";
 import { SlidingWindow } from "./rate-window.ts";
 import type { DeliveryOutcome, MailboxState, WriteContext } from "./types.ts";
 
@@ -109,7 +109,7 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
   const token = newReplyToken();
   const alias = replyAlias(mailbox.emailAddress, token);
   const messageIdHeader = `<${id}@${deps.mailDomain}>`;
-  const { raw } = await deps.composer.compose({
+  const composed = await deps.composer.compose({
     from: mailbox.emailAddress,
     to: fields.to,
     cc: fields.cc,
@@ -121,69 +121,97 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
     inReplyTo: threading.inReplyTo,
     references: threading.references,
   });
+  const { raw, sha256: rawSha256 } = composed;
+  const stored = await storeLarge(deps, composed);
   const now = new Date();
-  const result = await deps.db.transaction(async (tx) => {
-    let threadId = threading.threadId;
-    if (threadId) {
-      await tx.update(threads).set({ lastMessageAt: now }).where(eq(threads.id, threadId));
-    } else {
-      threadId = newId();
-      await tx.insert(threads).values({
-        id: threadId,
-        mailboxId: mailbox.id,
-        subject: fields.subject,
-        subjectKey: normalizeSubject(fields.subject),
-        participantsKey: participantsKey([...fields.to, ...fields.cc], mailbox.emailAddress),
-        lastMessageAt: now,
-        createdAt: now,
-      });
-    }
-    const tokenId = newId();
-    const rawSha256 = await putBlob(tx, raw);
-    const [message] = await tx
-      .insert(messages)
-      .values({
-        id,
+  const result = await deps.db
+    .transaction(async (tx) => {
+      let threadId = threading.threadId;
+      if (threadId) {
+        await tx.update(threads).set({ lastMessageAt: now }).where(eq(threads.id, threadId));
+      } else {
+        threadId = newId();
+        await tx.insert(threads).values({
+          id: threadId,
+          mailboxId: mailbox.id,
+          subject: fields.subject,
+          subjectKey: normalizeSubject(fields.subject),
+          participantsKey: participantsKey([...fields.to, ...fields.cc], mailbox.emailAddress),
+          lastMessageAt: now,
+          createdAt: now,
+        });
+      }
+      const tokenId = newId();
+      if (!deps.native) await putBlobs(tx, [{ sha256: rawSha256, bytes: raw }]);
+      const [message] = await tx
+        .insert(messages)
+        .values({
+          id,
+          mailboxId: mailbox.id,
+          threadId,
+          transport: "smtp",
+          direction: "outbound",
+          status: "queued",
+          fromAddress: mailbox.emailAddress,
+          toAddress: fields.to.join(", "),
+          cc: fields.cc,
+          bcc: fields.bcc,
+          replyTo: [alias],
+          subject: fields.subject,
+          snippet: snippetOf(fields.textBody ?? ""),
+          messageIdHeader,
+          inReplyTo: threading.inReplyTo,
+          references: threading.references,
+          textBody: stored.text ? stagedText(stored.text) : fields.textBody,
+          htmlBody: stored.html ? stagedText(stored.html) : fields.htmlBody,
+          headers: readHead(raw),
+          riskLevel: "low",
+          rawSha256,
+          rawSize: raw.byteLength,
+          envelope: { mailFrom: mailbox.emailAddress, rcptTo: recipients, remoteAddress: null, heloName: null },
+          replyTokenId: tokenId,
+          createdAt: now,
+        })
+        .returning(ROW_WITHOUT_BODIES);
+      await tx.insert(replyTokens).values({
+        id: tokenId,
+        tokenHash: hashReplyToken(token),
         mailboxId: mailbox.id,
         threadId,
-        transport: "smtp",
-        direction: "outbound",
-        status: "queued",
-        fromAddress: mailbox.emailAddress,
-        toAddress: fields.to.join(", "),
-        cc: fields.cc,
-        bcc: fields.bcc,
-        replyTo: [alias],
-        subject: fields.subject,
-        snippet: snippetOf(fields.textBody ?? ""),
-        messageIdHeader,
-        inReplyTo: threading.inReplyTo,
-        references: threading.references,
-        textBody: fields.textBody,
-        htmlBody: fields.htmlBody,
-        headers: readHead(raw),
-        riskLevel: "low",
-        rawSha256,
-        rawSize: raw.byteLength,
-        envelope: { mailFrom: mailbox.emailAddress, rcptTo: recipients, remoteAddress: null, heloName: null },
-        replyTokenId: tokenId,
-        createdAt: now,
-      })
-      .returning(ROW_WITHOUT_BODIES);
-    await tx.insert(replyTokens).values({
-      id: tokenId,
-      tokenHash: hashReplyToken(token),
-      mailboxId: mailbox.id,
-      threadId,
-      messageId: id,
-      expiresAt: new Date(now.getTime() + deps.replyTokenTtlMs),
+        messageId: id,
+        expiresAt: new Date(now.getTime() + deps.replyTokenTtlMs),
+      });
+      await tx.insert(deliveryEvents).values({ id: newId(), messageId: id, status: "queued", detail: `to ${recipients.length} recipient(s)` });
+      const jobId = await enqueueJob(tx, "mail.deliver", mailbox.id, { message_id: id });
+      if (threading.draftId) await tx.delete(drafts).where(eq(drafts.id, threading.draftId));
+      if (stored.staged.length > 0) await dropStagedTexts(tx, stored.staged);
+      return { message: { ...message!, textBody: fields.textBody, htmlBody: fields.htmlBody } as MessageRow, jobId };
+    })
+    .catch(async (err: unknown) => {
+      if (stored.staged.length > 0) await dropStagedTexts(deps.db, stored.staged).catch(() => {});
+      throw err;
     });
-    await tx.insert(deliveryEvents).values({ id: newId(), messageId: id, status: "queued", detail: `to ${recipients.length} recipient(s)` });
-    const jobId = await enqueueJob(tx, "mail.deliver", mailbox.id, { message_id: id });
-    if (threading.draftId) await tx.delete(drafts).where(eq(drafts.id, threading.draftId));
-    return { message: { ...message!, textBody: fields.textBody, htmlBody: fields.htmlBody } as MessageRow, jobId };
-  });
-  return { ...result, replyTo: alias };
+  return { ...result, replyTo: alias, bodiesJson: composed.bodiesJson };
+}
+
+/** Bodies from this size (both together, UTF-8) are staged rather than sent as text parameters. */
+const STAGE_BODIES_FROM = 256 * 1024;
+
+/**
+ * On PostgreSQL, what the send's transaction would otherwise send through postgres.js as
+ * parameters goes ahead of it as binary on the native client (src/mail/blobs.ts): the raw
+ * message (content-addressed, so a blob whose transaction then fails is only an unreferenced
+ * copy) and, for a large send, the bodies, which the transaction copies from `body_stage`.
+ * On PGlite everything stays in the transaction.
+ */
+async function storeLarge(deps: WriteContext["deps"], composed: Composed): Promise<{ text: string | null; html: string | null; staged: string[] }> {
+  const none = { text: null, html: null, staged: [] };
+  if (!deps.native) return none;
+  await deps.native.write([{ sha256: composed.sha256, bytes: composed.raw }]);
+  const { text, html } = composed.bodies;
+  if ((text?.byteLength ?? 0) + (html?.byteLength ?? 0) < STAGE_BODIES_FROM) return none;
+  const staged = await deps.native.stageTexts([text, html].filter((b) => b !== null));
+  return { text: text ? staged[0]! : null, html: html ? staged[text ? 1 : 0]! : null, staged };
 }
 
 /**
@@ -209,10 +237,22 @@ async function sendWindow(state: MailboxState, db: WriteContext["deps"]["db"]): 
   return window;
 }
 
-/** The outcome of a delivery attempt, recorded by the actor that owns the message. */
-export async function recordDelivery({ state, deps }: WriteContext, cmd: DeliveryOutcome): Promise<MessageRow> {
+/** A stored outbound message without its bodies (megabytes a delivery outcome never needs). */
+export type MessageHead = Omit<MessageRow, "textBody" | "htmlBody">;
+
+/**
+ * The outcome of a delivery attempt, recorded by the actor that owns the message. Neither the
+ * row nor the event touches the bodies in JavaScript: the row is locked and updated without
+ * them, and message.sent's payload (bodies included, spec section 6) is built by the database.
+ */
+export async function recordDelivery({ state, deps }: WriteContext, cmd: DeliveryOutcome): Promise<MessageHead> {
   return deps.db.transaction(async (tx) => {
-    const current = await lockOwnMessage(tx, state.mailbox.id, cmd.messageId);
+    const [current] = await tx
+      .select(ROW_WITHOUT_BODIES)
+      .from(messages)
+      .where(and(eq(messages.id, cmd.messageId), eq(messages.mailboxId, state.mailbox.id)))
+      .for("update")
+      .limit(1);
     if (!current) throw notFound("message", cmd.messageId);
     await tx.insert(deliveryEvents).values({ id: newId(), messageId: current.id, status: cmd.outcome, detail: cmd.detail.slice(0, 2000) });
     if (cmd.outcome === "retrying" || current.status === "sent") return current;
@@ -223,9 +263,11 @@ export async function recordDelivery({ state, deps }: WriteContext, cmd: Deliver
       .update(messages)
       .set({ status, providerMessageId: cmd.providerMessageId ?? current.providerMessageId })
       .where(eq(messages.id, current.id))
-      .returning();
+      .returning(ROW_WITHOUT_BODIES);
     if (cmd.outcome === "sent") {
-      await enqueueEvent(tx, "message.sent", state.mailbox.id, messageEventPayload(row!));
+      await tx.execute(
+        sql`insert into outbox (id, kind, topic, mailbox_id, payload) select ${newId()}::uuid, 'event', 'message.sent', m.mailbox_id, ${sql.raw(MESSAGE_EVENT_PAYLOAD_SQL)} from messages m where m.id = ${current.id}::uuid`,
+      );
     }
     return row!;
   });

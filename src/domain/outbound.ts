@@ -27,6 +27,11 @@ export interface Dispatched {
   /** The mail.deliver job: the caller runs its first attempt at once. */
   jobId: string;
   replyTo: string;
+  /**
+   * The bodies as JSON string literals (UTF-8), made by the thread that composed the message,
+   * so that an answer carrying megabytes of body is not serialised again on the event loop.
+   */
+  bodiesJson?: { text: Uint8Array | null; html: Uint8Array | null };
 }
 
 type Problem = { path: string; message: string };

@@ -179,7 +179,9 @@ export function requestPipeline(deps: PipelineDeps) {
       const claim = state.get(request)?.claim;
       if (!claim) return;
       const status = typeof set.status === "number" ? set.status : 200;
-      await deps.idempotency.complete(claim, status, JSON.stringify(responseValue ?? null));
+      // An answer built as a Response (src/http/spliced-json.ts) is stored as the text it sends.
+      const body = responseValue instanceof Response ? await responseValue.clone().text() : JSON.stringify(responseValue ?? null);
+      await deps.idempotency.complete(claim, responseValue instanceof Response ? responseValue.status : status, body);
     },
   };
   return { plugin, mutation };

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, getTableColumns } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import type { Held, HoldingMode, Mailboxes } from "../../../actors/mailbox/client.ts";
 import type { Db } from "../../../db/client.ts";
@@ -14,6 +14,12 @@ import { Addresses, DraftParams } from "../drafts/model.ts";
 import { MailboxParams } from "../mailboxes/model.ts";
 import { fullMessage, Message, MessageParams } from "../messages/model.ts";
 import type { MutationHooks } from "../pipeline.ts";
+import { splicedJson } from "../spliced-json.ts";
+
+const { textBody: _text, htmlBody: _html, ...HEAD_COLUMNS } = getTableColumns(messages);
+
+/** Answers with bodies from this size (JSON, together) are spliced rather than serialised here. */
+const SPLICE_FROM = 256 * 1024;
 
 const Body = t.String({ maxLength: DRAFT_LIMITS.body });
 
@@ -55,10 +61,21 @@ const SEND_NOTES =
 export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner: JobRunner, mutation: MutationHooks) {
   const answer = async (dispatched: Dispatched, set: { status?: number | string }) => {
     await runner.runNow(dispatched.jobId);
-    const [row] = await db.select().from(messages).where(eq(messages.id, dispatched.message.id)).limit(1);
-    const message = row ?? dispatched.message;
+    // The status the delivery left, without the bodies: the send holds them already, and a
+    // large send's are megabytes to decode again on the event loop.
+    const [row] = await db.select(HEAD_COLUMNS).from(messages).where(eq(messages.id, dispatched.message.id)).limit(1);
+    const message = row ? { ...row, textBody: dispatched.message.textBody, htmlBody: dispatched.message.htmlBody } : dispatched.message;
     set.status = 201;
-    return { message: fullMessage(message, []), provider_message_id: message.providerMessageId, reply_to: dispatched.replyTo };
+    const view = fullMessage(message, []);
+    const answer = { message: view, provider_message_id: message.providerMessageId, reply_to: dispatched.replyTo };
+    // A large send's bodies come back as the JSON its composer thread wrote.
+    const json = dispatched.bodiesJson;
+    const size = (json?.text?.byteLength ?? 0) + (json?.html?.byteLength ?? 0);
+    if (!json || size < SPLICE_FROM) return answer;
+    const slots: Record<string, Uint8Array> = {};
+    if (json.text && view.text_body !== null) slots.text_body = json.text;
+    if (json.html && view.html_body !== null) slots.html_body = json.html;
+    return splicedJson(answer, view, slots, 201) as unknown as typeof answer;
   };
   const ownerOr404 = async (kind: "message" | "draft", id: string) => {
     const owner = await owners[kind](id);

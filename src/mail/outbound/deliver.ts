@@ -16,6 +16,8 @@ export interface DelivererOptions {
   /** Attempts before a transient relay failure becomes `failed`. */
   maxAttempts: number;
   log: Logger;
+  /** Reads a raw message (on PostgreSQL the native client's binary read); default getBlob on the main client. */
+  readBlob?: (sha256: string) => Promise<Uint8Array | undefined>;
 }
 
 class PermanentFailure extends Error {}
@@ -57,8 +59,12 @@ export class Deliverer {
       .where(eq(messages.id, messageId))
       .limit(1);
     if (!message || message.status === "sent" || message.status === "failed") return;
-    const raw = await getBlob(this.db, message.rawSha256);
-    if (!raw) throw new JobFailed(`the raw message (sha256 ${message.rawSha256}) is missing`);
+    // Read only when something takes it (the relay, or a mailbox here): kept mail needs none.
+    const raw = async () => {
+      const bytes = await (this.opts.readBlob ? this.opts.readBlob(message.rawSha256) : getBlob(this.db, message.rawSha256));
+      if (!bytes) throw new JobFailed(`the raw message (sha256 ${message.rawSha256}) is missing`);
+      return bytes;
+    };
     const envelope = { from: message.envelope?.mailFrom ?? message.fromAddress, to: message.envelope?.rcptTo ?? [] };
     const record = (outcome: "sent" | "retrying" | "failed", detail: string, providerMessageId?: string | null) =>
       this.mailboxes.recordDelivery(message.mailboxId, { messageId, outcome, detail, providerMessageId });
@@ -67,6 +73,7 @@ export class Deliverer {
       const result = this.relay ? await this.viaRelay(raw, envelope) : await this.locally(raw, envelope);
       await record("sent", result.detail, result.providerId ?? message.messageIdHeader);
     } catch (err) {
+      if (err instanceof JobFailed) throw err; // no raw message: the job ends, not an attempt
       const reason = describe(err);
       if (err instanceof PermanentFailure || job.attempts >= this.opts.maxAttempts) {
         await record("failed", `${reason} (attempt ${job.attempts} of ${this.opts.maxAttempts})`);
@@ -98,10 +105,11 @@ export class Deliverer {
     this.relay?.close();
   }
 
-  private async viaRelay(raw: Uint8Array, envelope: { from: string; to: string[] }): Promise<{ detail: string; providerId: string | null }> {
+  private async viaRelay(raw: () => Promise<Uint8Array>, envelope: { from: string; to: string[] }): Promise<{ detail: string; providerId: string | null }> {
+    const bytes = await raw();
     let info: { response?: string; rejected?: unknown[]; accepted?: unknown[] };
     try {
-      info = await this.relay!.sendMail({ envelope, raw: Buffer.from(raw) });
+      info = await this.relay!.sendMail({ envelope, raw: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
     } catch (err) {
       const code = (err as { responseCode?: number }).responseCode;
       if (code !== undefined && code >= 500) throw new PermanentFailure(describe(err));
@@ -114,7 +122,7 @@ export class Deliverer {
     return { detail, providerId: queued };
   }
 
-  private async locally(raw: Uint8Array, envelope: { from: string; to: string[] }): Promise<{ detail: string; providerId: null }> {
+  private async locally(raw: () => Promise<Uint8Array>, envelope: { from: string; to: string[] }): Promise<{ detail: string; providerId: null }> {
     const ours: Recipient[] = [];
     const refused: string[] = [];
     const kept: string[] = [];
@@ -129,7 +137,7 @@ export class Deliverer {
     }
     const parts: string[] = [];
     if (ours.length > 0) {
-      const { ids } = await this.ingest.accept({ raw, mailFrom: envelope.from, recipients: ours, remoteAddress: null, heloName: null });
+      const { ids } = await this.ingest.accept({ raw: await raw(), mailFrom: envelope.from, recipients: ours, remoteAddress: null, heloName: null });
       parts.push(`delivered internally to ${ours.map((r) => r.address).join(", ")} (${ids.join(", ")})`);
     }
     if (kept.length > 0) parts.push(`no relay configured (SMTP_RELAY_URL); kept in the local outbox for ${kept.join(", ")}`);

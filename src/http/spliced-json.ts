@@ -1,0 +1,45 @@
+/**
+ * A JSON answer some of whose string values are already JSON text (UTF-8 bytes made off the
+ * event loop, e.g. by the thread that composed a send): the rest is serialised here, and those
+ * values are spliced in as they are. Serialising two 4 MiB bodies again on the event loop cost
+ * ~100 ms; this costs nothing proportional to them.
+ */
+
+/** `value` as JSON, with the strings under `slots`' keys of `holder` (an object inside `value`) replaced by those JSON bytes. */
+export function splicedJson(value: object, holder: Record<string, unknown>, slots: Record<string, Uint8Array>, status: number, headers: Record<string, string> = {}): Response {
+  const marks = new Map<string, Uint8Array>();
+  const saved = new Map<string, unknown>();
+  for (const [key, json] of Object.entries(slots)) {
+    const mark = `\u0000splice:${crypto.randomUUID()}`;
+    marks.set(JSON.stringify(mark), json);
+    saved.set(key, holder[key]);
+    holder[key] = mark;
+  }
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } finally {
+    for (const [key, v] of saved) holder[key] = v;
+  }
+  const parts: (string | Uint8Array)[] = [];
+  let from = 0;
+  // The marks hold a NUL, which JSON writes as \u0000, so no other string can contain one.
+  const found = [...marks.keys()].map((m) => ({ m, at: text.indexOf(m) })).sort((a, b) => a.at - b.at);
+  for (const { m, at } of found) {
+    if (at < 0) continue;
+    parts.push(text.slice(from, at), marks.get(m)!);
+    from = at + m.length;
+  }
+  parts.push(text.slice(from));
+  // Streamed part by part: a Blob of them copied the megabytes once more on the event loop.
+  const encoder = new TextEncoder();
+  let next = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next === parts.length) return controller.close();
+      const part = parts[next++]!;
+      controller.enqueue(typeof part === "string" ? encoder.encode(part) : part);
+    },
+  });
+  return new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
+}
