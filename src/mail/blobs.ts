@@ -40,6 +40,12 @@ export async function getBlob(db: Db, sha256: string): Promise<Uint8Array | unde
   return rows[0] ? fromB64(rows[0].b) : undefined;
 }
 
+/** Whether a blob is stored, without reading its bytes. */
+export async function hasBlob(db: Db, sha256: string): Promise<boolean> {
+  const rows = await rowsOf<{ one: number }>(db.execute(sql`select 1 as one from blobs where sha256 = ${sha256} limit 1`));
+  return rows.length > 0;
+}
+
 /**
  * `length` bytes of a blob from `offset` (0-based). The blobs' bytes are stored uncompressed
  * (migration 0008), so the database reads only the chunks that hold the range.

@@ -6,7 +6,7 @@ import { messages, type OutboxRow } from "../../../db/schema/index.ts";
 import type { Logger } from "../../log.ts";
 import { isPermanent, JobFailed } from "../../jobs/failure.ts";
 import { messageIdOf } from "../../jobs/outbox.ts";
-import { getBlob } from "../blobs.ts";
+import { getBlob, hasBlob } from "../blobs.ts";
 import type { Ingest } from "../ingest.ts";
 import type { Recipient, Recipients } from "../recipients.ts";
 
@@ -70,7 +70,7 @@ export class Deliverer {
       this.mailboxes.recordDelivery(message.mailboxId, { messageId, outcome, detail, providerMessageId });
 
     try {
-      const result = this.relay ? await this.viaRelay(raw, envelope) : await this.locally(raw, envelope);
+      const result = this.relay ? await this.viaRelay(raw, envelope) : await this.locally(raw, envelope, message.rawSha256);
       await record("sent", result.detail, result.providerId ?? message.messageIdHeader);
     } catch (err) {
       if (err instanceof JobFailed) throw err; // no raw message: the job ends, not an attempt
@@ -122,7 +122,7 @@ export class Deliverer {
     return { detail, providerId: queued };
   }
 
-  private async locally(raw: () => Promise<Uint8Array>, envelope: { from: string; to: string[] }): Promise<{ detail: string; providerId: null }> {
+  private async locally(raw: () => Promise<Uint8Array>, envelope: { from: string; to: string[] }, sha256: string): Promise<{ detail: string; providerId: null }> {
     const ours: Recipient[] = [];
     const refused: string[] = [];
     const kept: string[] = [];
@@ -140,7 +140,12 @@ export class Deliverer {
       const { ids } = await this.ingest.accept({ raw: await raw(), mailFrom: envelope.from, recipients: ours, remoteAddress: null, heloName: null });
       parts.push(`delivered internally to ${ours.map((r) => r.address).join(", ")} (${ids.join(", ")})`);
     }
-    if (kept.length > 0) parts.push(`no relay configured (SMTP_RELAY_URL); kept in the local outbox for ${kept.join(", ")}`);
+    if (kept.length > 0) {
+      // Kept mail is read later (GET /raw, a relay set up afterwards): its bytes must exist now,
+      // or "sent" would claim a message nobody can ever read.
+      if (ours.length === 0 && !(await hasBlob(this.db, sha256))) throw new JobFailed(`the raw message (sha256 ${sha256}) is missing`);
+      parts.push(`no relay configured (SMTP_RELAY_URL); kept in the local outbox for ${kept.join(", ")}`);
+    }
     if (refused.length > 0) {
       if (ours.length === 0 && kept.length === 0) throw new PermanentFailure(`no such recipient here: ${refused.join(", ")}`);
       parts.push(`refused: ${refused.join(", ")}`);
