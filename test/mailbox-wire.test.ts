@@ -172,7 +172,8 @@ describe("wire format of the mailbox commands", () => {
   });
 
   test("any JSON-like value with dates round-trips (property)", () => {
-    const leaf = fc.oneof(fc.string(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.date(), fc.bigInt());
+    const leaf = fc.oneof(fc.string(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.date({ noInvalidDate: true }), fc.bigInt());
+    // (An invalid date round-trips too, checked alone above: toStrictEqual never finds it equal to itself.)
     const value = fc.letrec((tie) => ({
       node: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(fc.oneof(fc.string(), fc.constantFrom("$", "v", "__proto__")), tie("node"), { maxKeys: 4 })),
     })).node;
