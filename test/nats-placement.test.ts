@@ -239,6 +239,31 @@ describe("NatsPlacement over a real nats-server", () => {
     }
   });
 
+  test("attempts of one ask that reach a slow owner together run once and all get its outcome", async () => {
+    // A stalled owner reads a first attempt and the forwarder's retries in one batch; each
+    // carries the ask's id. Sent by hand here, since both test nodes share one event loop.
+    const owners = new Map([["d", "B"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const b = await node("B", owners, prefix);
+    try {
+      const subject = `${prefix}.actors.node.B`;
+      const frame = (askId: string) => `a3000 ${askId}\ncounter\nd1\n${codec.encodeCommand({ type: "count" })}`;
+      const answer = async (askId: string) => {
+        const msg = await b.nc.request(subject, frame(askId), { timeout: 3000 });
+        return codec.decodeReply(msg.string().slice(1));
+      };
+      const [first, retry, again] = await Promise.all([answer("X.1"), answer("X.1"), answer("X.1")]);
+      expect([first, retry, again]).toEqual([{ ok: true, value: 1 }, { ok: true, value: 1 }, { ok: true, value: 1 }]);
+      // Settled, it is still remembered for a retry that comes later.
+      expect(await answer("X.1")).toEqual({ ok: true, value: 1 });
+      // Another ask is another run.
+      expect(await answer("X.2")).toEqual({ ok: true, value: 2 });
+      expect(await b.placement.ask("counter", "d1", { type: "count" })).toBe(3);
+    } finally {
+      await close(b);
+    }
+  });
+
   test("an owner that accepted, then vanished and lost the lease: outcome unknown, never a hang", async () => {
     const owners = new Map([["s", "B"]]);
     const prefix = `t${crypto.randomUUID().slice(0, 8)}`;

@@ -12,7 +12,10 @@
  *   "V" + reply  the outcome, the handler's own errors included.
  * With no answer at all within `ackWaitMs` (the owner is gone or frozen) the forwarder looks
  * up the owner again and retries until its deadline; past it, PlacementUnavailableError:
- * nothing ran. After an "A", the forwarder waits for the outcome as long as the owner keeps
+ * nothing ran. Every attempt of one ask carries the same ask id, and an owner that was only
+ * slow (a stalled event loop reads the first attempt and its retries together) runs the
+ * command once and answers each attempt with that one outcome: a retry never runs a write
+ * twice (a send sent twice, a rate window counted twice). After an "A", the forwarder waits for the outcome as long as the owner keeps
  * its lease; if the lease moves without an outcome, PlacementOutcomeUnknownError.
  * A "p" request (probe) is answered "P" and runs nothing; the server's "no responders" to any
  * request says the node's subject has no subscriber (it is reported to `unreachable`).
@@ -106,6 +109,12 @@ export interface NatsPlacementOptions {
 }
 
 const ACK_AFTER_MS = 100;
+/**
+ * How long an owner remembers a forwarded ask's outcome after it settled, for retries of the
+ * same ask: they follow the first attempt by at most the forwarder's silence wait each, and a
+ * stalled owner reads them in the same batch as the first.
+ */
+const ASK_MEMORY_MS = 5_000;
 const DRAIN_POLL_MS = 10;
 /**
  * One timer per node checks every deadline of the protocol (a forward's silence, an owner's
@@ -140,6 +149,9 @@ export class NatsPlacement implements Placement {
   private readonly inflight = new Map<number, number>();
   private readonly subs: Subscription[] = [];
   private readonly serving = new Set<Serving>();
+  /** Forwarded asks run here by ask id: the answer frame once settled, and until when it is kept. */
+  private readonly asks = new Map<string, { frame: Promise<string>; until: number }>();
+  private askSeq = 0;
   private sweeper: ReturnType<typeof setInterval> | undefined;
   private outbox: Outgoing[] = [];
   private readonly ackWaitMs: number;
@@ -323,6 +335,8 @@ export class NatsPlacement implements Placement {
     let payload: string | undefined;
     let backoff = 20;
     let tries = 0;
+    // One id for every attempt of this ask, so an owner that got an earlier attempt runs it once.
+    const askId = read ? undefined : `${this.own.self}.${(++this.askSeq).toString(36)}`;
     for (;;) {
       if (this.own.held(p) !== undefined) {
         const local = await this.runLocal(kind, id, msg, opts, read, p);
@@ -334,7 +348,7 @@ export class NatsPlacement implements Placement {
           const left = Math.max(1, Math.ceil(deadline - performance.now()));
           // The owner's own inbox deadline is what is left of ours; 0 keeps "no deadline".
           const ownerTimeout = timeoutMs === 0 ? 0 : left;
-          const answer = await this.forward(owner, requestFrame(kind, id, read ? "r" : "a", ownerTimeout, payload), p, deadline, kind, id);
+          const answer = await this.forward(owner, requestFrame(kind, id, read ? "r" : "a", ownerTimeout, payload, askId), p, deadline, kind, id);
           if (answer !== UNREACHED) {
             if (answer.ok) return answer.value;
             throw answer.error;
@@ -483,23 +497,57 @@ export class NatsPlacement implements Placement {
     } catch (err) {
       return this.send({ subject: reply, data: `V${this.codec.encodeReply({ ok: false, error: err })}` });
     }
-    this.enter(p);
     const serving: Serving = { reply, ackAt: performance.now() + ACK_AFTER_MS };
     this.serving.add(serving);
     this.arm();
+    const answer = (frame: string) => {
+      this.serving.delete(serving);
+      this.send({ subject: reply, data: frame, failed: () => safeLog(this.opts.logger, "warn", {}, "placement: could not answer a forwarded message") });
+    };
+    const earlier = req.askId === undefined ? undefined : this.asks.get(req.askId);
+    if (earlier) {
+      // A retry of an ask that ran or runs here: the same outcome, not a second run.
+      void earlier.frame.then(answer);
+      return;
+    }
+    this.enter(p);
     const opts = { timeoutMs: req.timeoutMs };
     const run = req.mode === "r" ? this.system.read(req.kind, req.id, cmd, opts) : this.system.ask(req.kind, req.id, cmd, opts);
-    run
+    const frame = run
       .then(
         (value) => `V${this.codec.encodeReply({ ok: true, value })}`,
         (error) => (error instanceof NotOwnerError ? "R" : `V${this.codec.encodeReply({ ok: false, error })}`),
       )
       .catch((err) => `V${this.codec.encodeReply({ ok: false, error: err })}`)
-      .then((frame) => {
-        this.serving.delete(serving);
+      .then((text) => {
         this.leave(p);
-        this.send({ subject: reply, data: frame, failed: () => safeLog(this.opts.logger, "warn", {}, "placement: could not answer a forwarded message") });
+        return text;
       });
+    if (req.askId !== undefined) {
+      const entry = { frame, until: Infinity };
+      this.forgetOldAsks();
+      this.asks.set(req.askId, entry);
+      // "R" ran nothing: a retry may run it (here, if the lease came back meanwhile).
+      void frame.then((text) => {
+        if (text === "R") this.asks.delete(req.askId!);
+        else entry.until = performance.now() + ASK_MEMORY_MS;
+      });
+    }
+    void frame.then(answer);
+  }
+
+  /** Drops settled asks past their memory, oldest first (a Map iterates in insertion order). */
+  private forgetOldAsks(): void {
+    const now = performance.now();
+    for (const [id, entry] of this.asks) {
+      if (entry.until > now) {
+        // Still running, or recent: later ones are younger. A long-running ask must not pin
+        // every later one, so look a little further past running ones only.
+        if (entry.until !== Infinity || this.asks.size < 10_000) return;
+        continue;
+      }
+      this.asks.delete(id);
+    }
   }
 
   private enter(p: number): void {
@@ -523,11 +571,13 @@ interface Request {
   mode: "a" | "r" | "t" | "p";
   timeoutMs: number;
   payload: string;
+  /** The same for every attempt of one forwarded ask ("a" only). */
+  askId?: string | undefined;
 }
 
-/** `{mode}{timeoutMs}\n{kind}\n{id}\n{payload}`: the routing fields never need the codec. */
-function requestFrame(kind: string, id: string, mode: Request["mode"], timeoutMs: number, payload: string): string {
-  return `${mode}${timeoutMs}\n${kind}\n${id}\n${payload}`;
+/** `{mode}{timeoutMs}[ {askId}]\n{kind}\n{id}\n{payload}`: the routing fields never need the codec. */
+function requestFrame(kind: string, id: string, mode: Request["mode"], timeoutMs: number, payload: string, askId?: string): string {
+  return `${mode}${timeoutMs}${askId === undefined ? "" : ` ${askId}`}\n${kind}\n${id}\n${payload}`;
 }
 
 function parseRequest(text: string): Request {
@@ -537,7 +587,11 @@ function parseRequest(text: string): Request {
   if (a < 2 || b < 0 || c < 0) throw new Error("malformed placement request");
   const mode = text[0] as Request["mode"];
   if (mode !== "a" && mode !== "r" && mode !== "t" && mode !== "p") throw new Error("malformed placement request");
-  const timeoutMs = Number(text.slice(1, a));
-  if (!Number.isFinite(timeoutMs) || timeoutMs < 0) throw new Error("malformed placement request");
-  return { mode, timeoutMs, kind: text.slice(a + 1, b), id: text.slice(b + 1, c), payload: text.slice(c + 1) };
+  const space = text.indexOf(" ");
+  const timeoutEnd = space > 0 && space < a ? space : a;
+  const timeoutMs = Number(text.slice(1, timeoutEnd));
+  if (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutEnd === 1) throw new Error("malformed placement request");
+  const askId = timeoutEnd < a ? text.slice(timeoutEnd + 1, a) : undefined;
+  if (askId === "") throw new Error("malformed placement request");
+  return { mode, timeoutMs, askId, kind: text.slice(a + 1, b), id: text.slice(b + 1, c), payload: text.slice(c + 1) };
 }
