@@ -16,7 +16,10 @@ export async function freePort(): Promise<number> {
 
 export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 
-/** A fresh PostgreSQL database on the server of `baseUrl` (default: the local one); drop() removes it. */
+/**
+ * A fresh PostgreSQL database on the server of `baseUrl` (default: the local one); drop() removes it.
+ * BENCH_PG_LOG=1 logs its statements with their durations.
+ */
 export async function freshDatabase(baseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres") {
   const url = new URL(baseUrl);
   // Named after the database of `baseUrl` when it names one of its own, so parallel runs on a shared server stay apart.
@@ -25,6 +28,11 @@ export async function freshDatabase(baseUrl = process.env.DATABASE_URL ?? "postg
   const name = `${prefix}_bench_${Date.now()}_${process.pid}`;
   const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
+  // BENCH_PG_LOG=1: every statement on it goes to the server's log with its duration (rank them with bench/pg-log-rank.ts).
+  if (process.env.BENCH_PG_LOG) {
+    await admin.unsafe(`alter database ${name} set log_min_duration_statement = 0`);
+    await admin.unsafe(`alter database ${name} set log_parameter_max_length = 0`);
+  }
   url.pathname = `/${name}`;
   return {
     url: url.toString(),

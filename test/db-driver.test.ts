@@ -141,4 +141,33 @@ describe(`the database driver (${usingPostgres ? "PostgreSQL" : "PGlite"})`, () 
     await Bun.sleep(100);
     expect(got).toEqual(["one"]);
   });
+  test("a repeated statement answers for its own values each time, in and out of a transaction (prepared from its second use on PostgreSQL)", async () => {
+    for (let i = 0; i < 8; i++) await database.db.insert(probe).values({ id: `rep-${i}`, doc: i % 2 ? { n: i } : `text ${i}`, big: i });
+    for (let i = 0; i < 8; i++) {
+      const [row] = await database.db.select({ doc: probe.doc, big: probe.big }).from(probe).where(eq(probe.id, `rep-${i}`));
+      expect(row).toEqual({ doc: i % 2 ? { n: i } : `text ${i}`, big: i });
+    }
+    await database.db.transaction(async (tx) => {
+      for (let i = 0; i < 4; i++) {
+        const [row] = await tx.select({ big: probe.big }).from(probe).where(eq(probe.id, `rep-${i}`)).for("update");
+        expect(row!.big).toBe(i);
+      }
+    });
+  });
+  test.if(usingPostgres)("on PostgreSQL a statement is prepared from its second use (one round trip after), and one-off statements are not", async () => {
+    const one = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: tmpdir(), poolSize: 1 });
+    try {
+      const held = async (like: string) =>
+        rowsOf<{ n: number }>(await one.db.execute(sql`select count(*)::int as n from pg_prepared_statements where statement like ${like}`))[0]!.n;
+      await one.db.select({ big: probe.big }).from(probe).where(eq(probe.id, "rep-1"));
+      expect(await held(`%"big" from "${table}"%`)).toBe(0);
+      for (let i = 0; i < 3; i++) {
+        const [row] = await one.db.select({ big: probe.big }).from(probe).where(eq(probe.id, `rep-${i}`));
+        expect(row!.big).toBe(i);
+      }
+      expect(await held(`%"big" from "${table}"%`)).toBe(1);
+    } finally {
+      await one.close();
+    }
+  });
 });
