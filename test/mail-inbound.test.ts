@@ -66,9 +66,11 @@ describe("SMTP ingress", () => {
   });
 
   test("received and processed events are written to the outbox with the spec's payload", async () => {
-    const res = await postInbound(t, rfc822({ From: "bob@example.com", To: seed.agent.email_address, Subject: "Events" }), [seed.agent.email_address]);
+    const body = "Grüße – the figures: 12 % up.\r\n\r\nBob\r\n";
+    const mime = { "MIME-Version": "1.0", "Content-Type": "text/plain; charset=utf-8", "Content-Transfer-Encoding": "8bit" };
+    const res = await postInbound(t, Buffer.from(rfc822({ From: "bob@example.com", To: seed.agent.email_address, Subject: "Events", ...mime }, body), "utf8"), [seed.agent.email_address]);
     const [id] = res.body.message_ids;
-    await waitForMessage(t, id);
+    const stored = await waitForMessage(t, id);
     const received = await outboxRows(t, "message.received", id);
     const processed = await outboxRows(t, "message.processed", id);
     expect(received).toHaveLength(1);
@@ -77,6 +79,9 @@ describe("SMTP ingress", () => {
       ["attachments", "direction", "from_address", "html_body", "id", "mailbox_id", "risk_level", "status", "subject", "suspicious_signals", "text_body", "thread_id", "to_address", "transport", "triage_label"].sort(),
     );
     expect(processed[0]!.payload).toMatchObject({ id, status: "processed", mailbox_id: seed.agent.id, from_address: "bob@example.com" });
+    // The event's bodies are the ones stored (the update does not read them back; they are put back as written).
+    expect(stored.text_body).toContain("Grüße – the figures");
+    expect(processed[0]!.payload).toMatchObject({ text_body: stored.text_body, html_body: stored.html_body });
     expect(received[0]!.kind).toBe("event");
     // The processing job is done in the same commit that processed the message.
     const jobs = await t.service.internals.database.db.select().from(outbox).where(eq(outbox.kind, "mail.process"));
