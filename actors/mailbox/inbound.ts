@@ -1,12 +1,13 @@
-import { eq, getTableColumns, inArray } from "drizzle-orm";
+import { eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { attachments, messages, outbox, type AttachmentRow, type MessageRow } from "../../db/schema/index.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { touchSenderProfiles, type SenderSighting } from "../../src/domain/sender-profiles.ts";
 import { AppError, notFound } from "../../src/errors.ts";
 import { eventRow, jobRow } from "../../src/jobs/outbox.ts";
-import { messageEventPayload } from "../../src/mail/events.ts";
+import { MESSAGE_EVENT_PAYLOAD_SQL, messageEventPayload } from "../../src/mail/events.ts";
 import { normalizeSubject, participantsKey, placeArrivals, placeInThread, type ThreadHints } from "../../src/mail/threading.ts";
 import type { Tx } from "../../db/client.ts";
+import { wellFormedJson } from "../../db/schema/json.ts";
 import type { BatchOutcome } from "../runtime/index.ts";
 import { afterProcessing, processingSettings, type Processed } from "./after-processing.ts";
 import { lockOwnMessages } from "./message-rows.ts";
@@ -132,9 +133,8 @@ export async function applyProcessed(ctx: WriteContext, cmds: ProcessedUpdate[])
     await touchSenderProfiles(tx, state.mailbox.accountId, senders);
     // Autopilot, runtime routing and auto-replies may change the rows: the events come after.
     const handOver = await afterProcessing(tx, ctx, settings, fresh);
-    const events = fresh.map((p) => eventRow("message.processed", state.mailbox.id, messageEventPayload(p.row, p.attachments, p.protocol)));
     // The batch's events and job completions, one statement each.
-    if (events.length > 0) await tx.insert(outbox).values(events);
+    await insertProcessedEvents(tx, fresh);
     const jobIds = cmds.map((c) => c.jobId).filter((id): id is string => id !== null);
     if (jobIds.length > 0) await tx.update(outbox).set({ doneAt: new Date() }).where(inArray(outbox.id, jobIds));
     const byId = new Map(fresh.map((p) => [p.row.id, p.row]));
@@ -143,6 +143,30 @@ export async function applyProcessed(ctx: WriteContext, cmds: ProcessedUpdate[])
   if (handOver.deliveryIds.length > 0) deps.handOver.deliveries(handOver.deliveryIds);
   if (handOver.jobs > 0) deps.handOver.jobs();
   return outcomes;
+}
+
+/**
+ * The `message.processed` events of a batch, in its order, built by the database from the rows
+ * as they are now (MESSAGE_EVENT_PAYLOAD_SQL) with their attachments: the bodies are not sent
+ * again as JSON text (tens of KiB a message, written by the client and parsed by the server)
+ * when the server has them already. A protocol message's event also carries its protocol
+ * fields, so its payload is made here as before.
+ */
+async function insertProcessedEvents(tx: Tx, fresh: Processed[]): Promise<void> {
+  if (fresh.length === 0) return;
+  const items = fresh.map((p) => ({
+    id: newId(),
+    message_id: p.row.id,
+    attachments: messageEventPayload(p.row, p.attachments).attachments,
+    payload: p.protocol ? messageEventPayload(p.row, p.attachments, p.protocol) : null,
+  }));
+  await tx.execute(sql`
+    insert into outbox (id, kind, topic, mailbox_id, payload)
+    select (e.item->>'id')::uuid, 'event', 'message.processed', m.mailbox_id,
+      coalesce(nullif(e.item->'payload', 'null'::jsonb), ${sql.raw(MESSAGE_EVENT_PAYLOAD_SQL)} || jsonb_build_object('attachments', e.item->'attachments'))
+    from jsonb_array_elements(${wellFormedJson(items)}::jsonb) with ordinality as e(item, n)
+    join messages m on m.id = (e.item->>'message_id')::uuid
+    order by e.n`);
 }
 
 type Applied = { row: MessageRow; attachments: AttachmentRow[]; records: (typeof attachments.$inferInsert)[]; fresh: boolean };
