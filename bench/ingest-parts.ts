@@ -2,10 +2,11 @@
  * CPU per message of each step the service runs for the ingest bench's message, in one
  * thread, warmed up: what the parse worker does (parse, text split, content rules), the auth
  * thread (mailauth, offline DNS) and the main thread's pure-CPU steps (head reading, posting
- * the bytes to a worker and reading its answer back).
+ * the bytes, as the SMTP listener hands them on, to a worker and reading its answer back).
  *
  *   bun bench/ingest-parts.ts [--n 300]
  */
+import { PassThrough } from "node:stream";
 import { parseArgs } from "node:util";
 import { arrivalHead } from "../src/mail/arrival-head.ts";
 import { assessMessageContent } from "../src/mail/assess/content.ts";
@@ -13,6 +14,7 @@ import { checkAuth } from "../src/mail/assess/auth.ts";
 import { splitReply } from "../src/mail/extract.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
 import { readHead } from "../src/mail/parse/head.ts";
+import { readMessage } from "../src/smtp/message.ts";
 import type { Envelope } from "../src/mail/types.ts";
 import { benchMessage } from "./lib.ts";
 
@@ -44,7 +46,13 @@ const roundTrip = (value: unknown) => new Promise((resolve) => {
   echo.onmessage = (e) => resolve(e.data);
   echo.postMessage(value);
 });
-await cpu("main+echo: post raw to a worker and back", () => roundTrip(raw));
+// The bytes as the SMTP listener collects them (src/smtp/message.ts).
+const stream = new PassThrough();
+const collected = readMessage(stream, 32 * 1024 * 1024);
+stream.end(Buffer.from(raw));
+const received = await collected;
+if (received.kind !== "complete") throw new Error("the message was not collected");
+await cpu("main+echo: post SMTP's bytes to a worker and back", () => roundTrip(received.raw));
 const parsed = { mail, extractedText: "x".repeat(20_000), quotedText: "" };
 await cpu("main+echo: post the parsed result and back", () => roundTrip({ ...parsed, mail: { ...mail, attachments: [] } }));
 echo.terminate();
