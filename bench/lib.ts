@@ -52,8 +52,10 @@ export interface Started {
 /** Starts `bun src/main.ts` and resolves when it logs its ready line. */
 export async function startService(env: Record<string, string>, timeoutMs = 120_000): Promise<Started> {
   const t0 = performance.now();
-  // BENCH_CPU_PROF=<dir> writes a CPU profile of the service (markdown) there on exit.
-  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  // BENCH_CPU_PROF=<dir> writes a CPU profile of the service (markdown) there on exit;
+  // BENCH_CPU_PROF_JSON=1 makes it a .cpuprofile instead (bench/profile-parts.ts reads those).
+  const format = process.env.BENCH_CPU_PROF_JSON === "1" ? "--cpu-prof" : "--cpu-prof-md";
+  const profile = process.env.BENCH_CPU_PROF ? [format, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const proc = Bun.spawn([BUN, ...profile, "src/main.ts"], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdout: "pipe", stderr: "inherit" });
   const lines: string[] = [];
   const reader = proc.stdout.getReader();

@@ -2,7 +2,7 @@
  * Inbound SMTP ingest vs. ceiling.
  *
  *   bun bench/smtp-ingest.ts [--seconds 10] [--connections 8] [--rounds 2] [--mailboxes 1]
- *                            [--message big|small] [--pglite]
+ *                            [--message big|small] [--pglite] [--messages N]
  *
  * `big` (default) is 20 KiB of text and a 100 KiB attachment (158 KiB on the wire), `small`
  * 8 KiB of text. Each message sent is made distinct (an `X-Bench-Seq` field first), as real
@@ -13,9 +13,13 @@
  * (the ceiling). Reported: messages/s and p50/p99 from the end of DATA (the final ".") to the
  * 250; then, once every accepted message is processed, how long after its 250 the message's
  * `message.processed` event arrived on the mailbox's SSE stream (p50/p99/max, how many took
- * over 2 s), and the CPU time per accepted message of the service process (all its threads)
+ * over 2 s), and the CPU time per accepted message of the service process (all its threads;
+ * split into the main thread, the Workers, the JIT, the collector and the rest)
  * and of the PostgreSQL backends serving its database (not the shared WAL writer and
  * checkpointer), and of the bare server per message.
+ *
+ * --messages N ends each run after N messages instead of at `seconds` (CPU per message then
+ * compares like with like on a busy machine, where a timed run sends few).
  *
  * BENCH_CPU_PROF=<dir> writes a CPU profile of the service (markdown) there on exit.
  */
@@ -33,6 +37,7 @@ const { values } = parseArgs({
     mailboxes: { type: "string", default: "1" },
     message: { type: "string", default: "big" },
     pglite: { type: "boolean", default: false },
+    messages: { type: "string", default: "0" },
   },
 });
 const seconds = Number(values.seconds);
@@ -41,6 +46,7 @@ const rounds = Number(values.rounds);
 const mailboxCount = Math.max(1, Number(values.mailboxes));
 const small = values.message === "small";
 const pglite = values.pglite === true;
+const messageLimit = Math.max(0, Number(values.messages));
 
 /** One SMTP client connection that sends messages one after another. */
 class Client {
@@ -117,7 +123,7 @@ async function drive(port: number, rcpts: string[], body: string): Promise<{ cou
   let seq = 0;
   await Promise.all(
     clients.map(async (c, ci) => {
-      while (performance.now() < end) {
+      while (messageLimit > 0 ? seq < messageLimit : performance.now() < end) {
         const n = seq++;
         const { ms, line } = await c.send(rcpts[n % rcpts.length]!, `X-Bench-Seq: ${ci}-${n}-${t0}\r\n${body}\r\n.\r\n`);
         latencies.push(ms);
@@ -164,6 +170,29 @@ function cpuMsOf(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * CPU ms of a process's live threads by kind: the main (event-loop) thread, the JavaScript
+ * Workers, the JIT compiler, the garbage collector and allocator, and the rest. A thread that
+ * has exited is in the process total only.
+ */
+function threadCpuMs(pid: number): Record<string, number> {
+  const out: Record<string, number> = { main: 0, workers: 0, jit: 0, gc: 0, other: 0 };
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {}
+  for (const tid of tids) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+      const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      const ms = (Number(f[11]) + Number(f[12])) * 10;
+      const kind = tid === String(pid) ? "main" : comm === "Worker" ? "workers" : comm.startsWith("JIT") ? "jit" : /HeapHelper|ollector|scavenger|GC/i.test(comm) ? "gc" : "other";
+      out[kind]! += ms;
+    } catch {}
+  }
+  return out;
 }
 
 /** CPU ms of the PostgreSQL backends connected to `database` (their process titles name it). */
@@ -225,6 +254,7 @@ try {
     const ceiling = await drive(barePort, rcpts, body);
     const bareCpu = cpuMsOf(bare.pid) - bareCpu0;
     const svcCpu0 = cpuMsOf(svc.proc.pid);
+    const threads0 = threadCpuMs(svc.proc.pid);
     const pgCpu0 = pgCpuMs(dbName);
     const service = await drive(smtpPort, rcpts, body);
     // Every accepted message must get processed; wait for the backlog (bounded).
@@ -233,6 +263,10 @@ try {
     while (performance.now() < deadline && ids.some((s) => !processed.has(s.id))) await Bun.sleep(100);
     const svcCpu = cpuMsOf(svc.proc.pid) - svcCpu0;
     const pgCpu = pgCpuMs(dbName) - pgCpu0;
+    const threads1 = threadCpuMs(svc.proc.pid);
+    const byThread = Object.keys(threads1)
+      .map((k) => `${k} ${fmt((threads1[k]! - (threads0[k] ?? 0)) / service.count)}`)
+      .join(", ");
     const lags = ids.filter((s) => processed.has(s.id)).map((s) => processed.get(s.id)! - s.at);
     lags.sort((a, b) => a - b);
     const unprocessed = ids.length - lags.length;
@@ -240,7 +274,7 @@ try {
       `round ${round}: ceiling ${fmt(ceiling.perSecond)} msg/s (p50 ${fmt(ceiling.p50)} ms, p99 ${fmt(ceiling.p99)} ms, ${fmt(bareCpu / ceiling.count)} ms CPU/msg)` +
         ` | service ${fmt(service.perSecond)} msg/s (p50 ${fmt(service.p50)} ms, p99 ${fmt(service.p99)} ms, max ${fmt(service.max)} ms) = ${((100 * service.perSecond) / ceiling.perSecond).toFixed(0)}% of ceiling` +
         ` | processed ${lags.length}/${service.count}, unprocessed ${unprocessed}, 250→processed p50 ${fmt(pct(lags, 0.5))} ms, p99 ${fmt(pct(lags, 0.99))} ms, max ${fmt(lags.at(-1) ?? NaN)} ms, over 2 s: ${lags.filter((l) => l > 2000).length}` +
-        ` | CPU per message: service ${fmt(svcCpu / service.count)} ms${db ? ` + PostgreSQL backends ${fmt(pgCpu / service.count)} ms` : " (database included)"}`,
+        ` | CPU per message: service ${fmt(svcCpu / service.count)} ms (${byThread})${db ? ` + PostgreSQL backends ${fmt(pgCpu / service.count)} ms` : " (database included)"}`,
     );
   }
 } finally {

@@ -271,7 +271,8 @@ export function snippetOf(text: string, max = 200): string {
   const flat = text
     .slice(0, Math.max(4096, max * 8))
     .replace(ZERO_WIDTH, "")
-    .replace(/[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+/g, " ")
+    // \s covers the Unicode spaces; single spaces are left alone rather than replaced one by one.
+    .replace(/\s{2,}|[^\S ]/g, " ")
     .replace(CONTROLS, "")
     .trim();
   const chars = Array.from(flat);

@@ -51,7 +51,7 @@ export class InboundProcessor {
     const content = outcome.ok ? outcome.content : undefined;
     const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition, content });
 
-    const result = outcome.ok ? await this.fromParsed(outcome.mail, outcome.extractedText, assessment, outcome.quotedText) : fallback(message, headers, assessment);
+    const result = outcome.ok ? await this.fromParsed(outcome.mail, outcome.extractedText, assessment, outcome.quotedText, outcome.snippet) : fallback(message, headers, assessment);
     try {
       await this.mailboxes.applyProcessed(message.mailboxId, {
         messageId,
@@ -128,7 +128,8 @@ export class InboundProcessor {
     });
   }
 
-  private async fromParsed(mail: ParsedMail, extracted: string, assessment: ProcessedMail["assessment"], quoted?: string): Promise<ProcessedMail> {
+  /** `snippet` when the parser's worker made it (it is a pass over the text this thread need not make). */
+  private async fromParsed(mail: ParsedMail, extracted: string, assessment: ProcessedMail["assessment"], quoted?: string, snippet?: string): Promise<ProcessedMail> {
     const stored: ProcessedMail["attachments"] = [];
     for (const a of mail.attachments) {
       const about = { filename: a.filename, mimeType: a.contentType, size: a.size, contentId: a.contentId };
@@ -154,7 +155,7 @@ export class InboundProcessor {
       htmlBody: mail.html,
       extractedText: extracted,
       quotedText: quoted ?? null,
-      snippet: snippetOf(extracted || mail.text || ""),
+      snippet: snippet ?? snippetOf(extracted || mail.text || ""),
       attachments: stored,
       assessment,
     };

@@ -51,9 +51,10 @@ export interface ParsedMail {
 }
 
 export type ParseOutcome =
-  /** `extractedText` is extractText() of the mail, made in the parser's worker (src/mail/extract.ts);
-   *  `content`, when asked for, the assessment's content verdict (src/mail/assess/content.ts), made there too. */
-  | { ok: true; mail: ParsedMail; extractedText: string; quotedText?: string; content?: ContentVerdict | null }
+  /** `extractedText` is extractText() of the mail, made in the parser's worker (src/mail/extract.ts),
+   *  and `snippet` its snippetOf(); `content`, when asked for, the assessment's content verdict
+   *  (src/mail/assess/content.ts), made there too. */
+  | { ok: true; mail: ParsedMail; extractedText: string; quotedText?: string; snippet?: string; content?: ContentVerdict | null }
   /** Over the time or size budget, or the parser threw: the raw message is kept, and the
    *  headers that could be read cheaply from the head of the message are returned. */
   | { ok: false; reason: string; headers: HeaderField[] };

@@ -113,7 +113,8 @@ export class Assessor {
     const opts = { mta: this.mailDomain, timeoutMs: this.dnsTimeoutMs };
     if (this.resolver) return checkAuth(raw, envelope, { ...opts, resolver: this.resolver });
     this.authPool ??= new WorkerPool({ url: new URL("./auth-worker.ts", import.meta.url), workers: this.authWorkers, timeoutMs: this.dnsTimeoutMs + AUTH_CPU_MS });
-    // Cloning a view would copy its whole buffer: a view goes as a tight copy, transferred.
+    // Shared memory (SMTP's bytes) crosses uncopied. Cloning a view would copy its whole
+    // buffer: a view goes as a tight copy, transferred.
     const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
     const sent = whole ? raw : raw.slice();
     const outcome = await this.authPool.run({ raw: sent, envelope, ...opts }, whole ? [] : [sent.buffer as ArrayBuffer]);

@@ -24,7 +24,7 @@ export const TRIAGE_RULES: readonly TriageRule[] = [
   { label: "newsletter", description: "bulk mail (`bulk`) that carries List-Unsubscribe", when: (ctx, f) => f.signals.has("bulk") && hasListUnsubscribe(ctx) },
   { label: "notification", description: "machine-sent: `auto_submitted`, `bounce`, other `bulk` mail, or a no-reply/notifications sender address", when: (ctx, f) => f.signals.has("auto_submitted") || f.signals.has("bounce") || f.signals.has("bulk") || noReplySender(ctx) },
   { label: "action_required", description: "the new (unquoted) text asks the recipient to do something, or names a deadline or urgency", when: (ctx) => asksForAction(triageText(ctx)) },
-  { label: "reply_needed", description: "the new text asks the recipient a direct question", when: (ctx) => asksQuestion(newText(ctx.visibleBody)) },
+  { label: "reply_needed", description: "the new text asks the recipient a direct question", when: (ctx) => asksQuestion(newTextOf(ctx).text, newTextOf(ctx).normalized) },
   { label: "fyi", description: "everything else", when: () => true },
 ];
 
@@ -56,7 +56,21 @@ export function triageOf(ctx: AssessContext, facts: TriageFacts): TriageLabel {
 
 /** What the triage language rules read: the subject and the start of the new text. */
 const TRIAGE_CHARS = 16 * 1024;
-const triageText = (ctx: AssessContext) => `${ctx.subject}\n${normalizeForMatch(newText(ctx.visibleBody))}`;
+const triageText = (ctx: AssessContext) => `${ctx.subject}\n${newTextOf(ctx).normalized}`;
+
+/**
+ * The new text of a context's body and its matching form, made once per message: two rules
+ * read it, and the reply split and normalisation are the dearest steps of the triage.
+ */
+const newTexts = new WeakMap<AssessContext, { text: string; normalized: string }>();
+function newTextOf(ctx: AssessContext): { text: string; normalized: string } {
+  let hit = newTexts.get(ctx);
+  if (!hit) {
+    const text = newText(ctx.visibleBody);
+    newTexts.set(ctx, (hit = { text, normalized: normalizeForMatch(text) }));
+  }
+  return hit;
+}
 
 export const ACTION_PATTERNS: RegExp[] = [
   /(?<!\bno )\b(?:action|response|approval|signature|your input) (?:is )?(?:required|needed|requested)\b/,
@@ -75,9 +89,10 @@ const QUESTION_OPENER = /^(?:what|when|where|who|whom|which|why|how|do|does|did|
 const ASK_PHRASES = /\b(?:let me know|get back to me|please advise|your thoughts|what do you think|thoughts\?)/;
 
 /** A question mark closing a sentence that speaks to the reader, or an explicit ask. */
-export function asksQuestion(text: string): boolean {
+export function asksQuestion(text: string, normalized?: string): boolean {
   const t = text.length > TRIAGE_CHARS ? text.slice(0, TRIAGE_CHARS) : text;
-  if (ASK_PHRASES.test(normalizeForMatch(t))) return true;
+  // `normalized` is normalizeForMatch(text), when the caller has it already.
+  if (ASK_PHRASES.test(t === text && normalized !== undefined ? normalized : normalizeForMatch(t))) return true;
   let from = 0;
   for (let q = t.indexOf("?"); q >= 0; q = t.indexOf("?", q + 1)) {
     let start = q - 1;

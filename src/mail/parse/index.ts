@@ -40,7 +40,7 @@ export type AssessFacts = { envelope: Envelope; mailDomain: string };
 export type ParseRequest = { raw: Uint8Array; assess?: AssessFacts };
 
 /** What a worker answers for one message; `content` when the request asked for it. */
-export type Parsed = { mail: ParsedMail; extractedText: string; quotedText?: string; content?: ContentVerdict | null };
+export type Parsed = { mail: ParsedMail; extractedText: string; quotedText?: string; snippet?: string; content?: ContentVerdict | null };
 
 const reasonOf = (prefix: string, message: string) =>
   `${prefix}${message.replace(/[\r\n\0]+/g, " ").trim()}`.slice(0, MAX_REASON);
@@ -62,8 +62,9 @@ export class MailParser {
    */
   async parse(raw: Uint8Array, assess?: AssessFacts): Promise<ParseOutcome> {
     if (raw.byteLength > this.#maxBytes) return failure("too_large", raw);
-    // The caller keeps its bytes, so they are copied once. Cloning a view would copy its
-    // whole underlying buffer, so a view gets a tight copy of its own, which is transferred.
+    // The caller keeps its bytes, so they are copied once, unless they are in shared memory
+    // (SMTP's are), which the worker reads in place. Cloning a view would copy its whole
+    // underlying buffer, so a view gets a tight copy of its own, which is transferred.
     const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
     const sent = whole ? raw : raw.slice();
     const outcome = await this.#pool.run({ raw: sent, assess }, whole ? [] : [sent.buffer as ArrayBuffer]);
