@@ -134,12 +134,12 @@ describe("the read answered from memory", () => {
     const key = await issueKey(t, seed.agent.id, "after a write");
     await remainingAfterOneMore(seed.agent.id, key.token);
     const { call } = handler();
-    expect((await (await call(seed.agent.id, key.token)).json()).mailbox.status).toBe("active");
+    expect(((await (await call(seed.agent.id, key.token)).json()) as any).mailbox.status).toBe("active");
     expect((await t.api("POST", `/v1/mailboxes/${seed.agent.id}/disable`)).status).toBe(200);
     const res = await call(seed.agent.id, key.token);
     expect(res.status).toBe(200);
-    expect((await res.json()).mailbox.status).toBe("disabled");
+    expect(((await res.json()) as any).mailbox.status).toBe("disabled");
     expect((await t.api("POST", `/v1/mailboxes/${seed.agent.id}/enable`)).status).toBe(200);
-    expect((await (await call(seed.agent.id, key.token)).json()).mailbox.status).toBe("active");
+    expect(((await (await call(seed.agent.id, key.token)).json()) as any).mailbox.status).toBe("active");
   });
 });
