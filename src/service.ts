@@ -146,7 +146,6 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         // With the NATS placement the owner is the one writer of its mailbox's row: nothing
         // changes it behind the actor's back, so the kept row needs no reload every second.
         freshnessMs: config.natsUrl ? 60_000 : config.cacheTtlMs,
-        refreshAhead: (id) => mailboxesClient?.refreshRow(id),
         rateLimit: { limit: config.apiKeyRateLimit, windowMs: config.apiKeyRateWindowSeconds * 1000 },
         mailDomain: config.mailDomain,
         replyTokenTtlMs: config.replyTokenTtlSeconds * 1000,

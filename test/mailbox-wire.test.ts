@@ -84,7 +84,6 @@ const decision = { allowed: true, limit: 600, remaining: 599, resetInMs: 600000 
 const cases: { [N in MailboxCommandName]: { args: MailboxArgs<N>; reply: MailboxReply<N> } } = {
   get: { args: [], reply: row({ callbackSecret: null }) },
   reload: { args: [], reply: undefined },
-  refreshRow: { args: [], reply: undefined },
   admit: { args: ["key-1"], reply: decision },
   admitRuntime: { args: ["key-2"], reply: { ...decision, allowed: false, remaining: 0, resetInMs: 0.5, runtime: { tier: "send", mode: "observe" } } },
   setStatus: { args: ["disabled"], reply: row() },

@@ -20,7 +20,7 @@ import { applyProcessed, receive } from "./inbound.ts";
 import { recordJobFailure } from "./job-failures.ts";
 import { issueKey, revokeKey } from "./keys.ts";
 import { createLabel, deleteLabel } from "./labels.ts";
-import { forgetMailbox, getMailbox, keptMailbox, refreshMailbox } from "./mailbox-row.ts";
+import { forgetMailbox, getMailbox, keptMailbox } from "./mailbox-row.ts";
 import { labelMessage, labelThread, setMessageState, setThreadStatus } from "./organize.ts";
 import { recordDelivery, reply, send, sendDraft } from "./outbound.ts";
 import { autoAct, receiveProtocol, respond } from "./protocol.ts";
@@ -35,8 +35,6 @@ export const mailboxCommands = {
   get: c.read(getMailbox, keptMailbox),
   /** Another node changed the mailbox: drop what is kept. Fire and forget. */
   reload: c.tell(forgetMailbox),
-  /** Read the row again before it goes stale (queued by a read from memory). Fire and forget. */
-  refreshRow: c.tell(refreshMailbox),
   // Every request's call window; answered from memory without a promise (see admit).
   admit: c.write(admit),
   /** A runtime key's call: its call window, and its binding's tier and mode now. */

@@ -24,30 +24,44 @@ const isFresh = ({ state, deps }: WriteContext) => performance.now() - state.loa
 const REFRESH_AHEAD = 0.75;
 
 /**
- * The row when memory may answer (see CommandSpec.peek), else undefined. A row read from
- * memory late in its freshness has a read of it queued (once), so that a mailbox polled
- * steadily never makes a request wait for the database: the request that found the row
- * stale waited for that read behind the actor's other commands (a tail of the many-agents
- * poll bench: every mailbox once a minute under NATS). Only a flag changes here.
+ * The row when memory may answer (see CommandSpec.peek), else undefined. A row answered late
+ * in its freshness is read again in the background (once at a time), so that a mailbox
+ * polled steadily never makes a request wait for the database: before, the request that found
+ * the row stale waited for that read, and every command queued behind it (the call window's
+ * `admit` of every other request) too: a tail of the many-agents poll bench, every mailbox
+ * once a minute under NATS.
  */
 export function keptMailbox(ctx: WriteContext): MailboxRow | undefined {
   const { state, deps } = ctx;
   const age = performance.now() - state.loadedAt;
   if (age > deps.freshnessMs) return undefined;
-  if (age > deps.freshnessMs * REFRESH_AHEAD && !state.refreshing && deps.refreshAhead) {
-    state.refreshing = true;
-    deps.refreshAhead(state.mailbox.id);
-  }
+  if (age > deps.freshnessMs * REFRESH_AHEAD && !state.refreshing) refreshAhead(ctx);
   return state.mailbox;
 }
 
-/** The read queued by keptMailbox. */
-export async function refreshMailbox(ctx: WriteContext): Promise<void> {
-  try {
-    await reloadRow(ctx);
-  } finally {
-    ctx.state.refreshing = false;
-  }
+/**
+ * Reads the row outside the actor's turns (nothing waits for it, no command queues behind
+ * it) and keeps what it read only if nothing replaced the row meanwhile: a write or a reload
+ * that replaced it knows better, so the read is dropped. Kept, it is as fresh as when the
+ * read started, which is what `loadedAt` says.
+ */
+function refreshAhead({ state, deps }: WriteContext): void {
+  state.refreshing = true;
+  const before = state.mailbox;
+  const startedAt = performance.now();
+  loadMailbox(deps.db, before.id)
+    .then(
+      (row) => {
+        if (state.mailbox !== before) return;
+        state.mailbox = row;
+        state.loadedAt = startedAt;
+      },
+      // Not found or the database is away: the row goes stale, and the read that finds it so says why.
+      () => {},
+    )
+    .finally(() => {
+      state.refreshing = false;
+    });
 }
 
 export function getMailbox(ctx: WriteContext): MailboxRow | Promise<MailboxRow> {

@@ -78,7 +78,7 @@ export interface MailboxState {
   mailbox: MailboxRow;
   /** performance.now() when `mailbox` was read from the database. */
   loadedAt: number;
-  /** A read of the row ahead of its going stale is queued (see keptMailbox). */
+  /** A read of the row ahead of its going stale is under way (see keptMailbox). */
   refreshing?: boolean;
   /** Per API key call windows of this mailbox's keys. */
   windows: Map<string, SlidingWindow>;
@@ -105,11 +105,6 @@ export interface MailboxActorDeps {
    * a read can be when the cluster broadcast is missed.
    */
   freshnessMs: number;
-  /**
-   * Queues a read of the row (the `refreshRow` tell), so that a mailbox read often is read
-   * again before its row goes stale instead of by the request that finds it stale.
-   */
-  refreshAhead?(mailboxId: string): void;
   rateLimit: { limit: number; windowMs: number };
   /** Domain of Message-IDs this service writes. */
   mailDomain: string;
