@@ -22,6 +22,14 @@ export async function activateMailbox(db: Db, id: string): Promise<MailboxState>
 const isFresh = ({ state, deps }: WriteContext) => performance.now() - state.loadedAt <= deps.freshnessMs;
 /** Past this share of `freshnessMs`, a read from memory also queues a read of the row. */
 const REFRESH_AHEAD = 0.75;
+/**
+ * Background reads of rows under way on this node at most: mailboxes activated together (a
+ * fleet of agents starting) come due together, and thousands of reads at once would take the
+ * database pool from the requests and the revocation watch. One not started now is tried by a
+ * later read, and the row is still fresh meanwhile.
+ */
+const MAX_REFRESHING = 4;
+let refreshing = 0;
 
 /**
  * The row when memory may answer (see CommandSpec.peek), else undefined. A row answered late
@@ -35,7 +43,7 @@ export function keptMailbox(ctx: WriteContext): MailboxRow | undefined {
   const { state, deps } = ctx;
   const age = performance.now() - state.loadedAt;
   if (age > deps.freshnessMs) return undefined;
-  if (age > deps.freshnessMs * REFRESH_AHEAD && !state.refreshing) refreshAhead(ctx);
+  if (age > deps.freshnessMs * REFRESH_AHEAD && !state.refreshing && refreshing < MAX_REFRESHING) refreshAhead(ctx);
   return state.mailbox;
 }
 
@@ -47,6 +55,7 @@ export function keptMailbox(ctx: WriteContext): MailboxRow | undefined {
  */
 function refreshAhead({ state, deps }: WriteContext): void {
   state.refreshing = true;
+  refreshing++;
   const before = state.mailbox;
   const startedAt = performance.now();
   loadMailbox(deps.db, before.id)
@@ -61,6 +70,7 @@ function refreshAhead({ state, deps }: WriteContext): void {
     )
     .finally(() => {
       state.refreshing = false;
+      refreshing--;
     });
 }
 
