@@ -1,6 +1,8 @@
 import { installCommands, type AskOptions, type CommandTarget, type Placement } from "../runtime/index.ts";
 import { mailboxCommands, type MailboxClient } from "./commands.ts";
 import { MAILBOX_ACTOR } from "./types.ts";
+import type { MailboxRow } from "../../db/schema/index.ts";
+import type { RateDecision } from "./rate-window.ts";
 
 export type { MailboxArgs, MailboxCommandName, MailboxMessage, MailboxReply } from "./commands.ts";
 export type { Held, HoldingMode } from "./runtime.ts";
@@ -31,7 +33,23 @@ export class Mailboxes implements CommandTarget {
   get followUp(): Mailboxes {
     return (this.followUpClient ??= new Mailboxes(this.placement, { timeoutMs: 0 }));
   }
+
+  /**
+   * The hot path of a read request (src/http/fast-read.ts): `admit` run at once when this
+   * node holds the mailbox's actor in memory and it is idle, with no promise; undefined when
+   * it cannot be (nothing was counted; call `admit`). `mailboxId` must be lower-case.
+   */
+  admitNow(mailboxId: string, keyId: string): RateDecision | undefined {
+    return this.placement.runNow?.(MAILBOX_ACTOR, mailboxId, { name: "admit", args: [keyId] })?.value as RateDecision | undefined;
+  }
+
+  /** The mailbox row from this node's actor memory now; undefined when it must be asked for (`get`). */
+  getNow(mailboxId: string): MailboxRow | undefined {
+    return this.placement.readNow?.(MAILBOX_ACTOR, mailboxId, GET) as MailboxRow | undefined;
+  }
 }
+
+const GET = Object.freeze({ name: "get", args: Object.freeze<unknown[]>([]) });
 
 // Mailbox ids are UUIDs, which the database compares case-insensitively: one spelling, one actor.
 // A "mailbox not found" from activation arrives as ActorActivationError with the 404 as its

@@ -78,6 +78,8 @@ export interface MailboxState {
   mailbox: MailboxRow;
   /** performance.now() when `mailbox` was read from the database. */
   loadedAt: number;
+  /** A read of the row ahead of its going stale is under way (see keptMailbox). */
+  refreshing?: boolean;
   /** Per API key call windows of this mailbox's keys. */
   windows: Map<string, SlidingWindow>;
   /** Sends per sliding hour; built on the first send from the stored outbound messages. */

@@ -84,6 +84,46 @@ export class ActorCell implements EnvelopeOwner {
     return value;
   }
 
+  /**
+   * Runs a message at once, on the caller's stack, when the actor is active with nothing
+   * running or waiting: the turn it would get from the inbox anyway, without the envelope,
+   * the promise and the microtask of `ask`. `{ value }` is the handler's reply (a promise
+   * when the handler awaits, and the actor stays busy until it settles); a handler's
+   * synchronous error is thrown. undefined: it cannot run now, and nothing ran (the caller asks).
+   */
+  runNow(msg: unknown): { value: unknown } | undefined {
+    if (this.status !== "active" || this.looping || this.inbox.length > 0) return undefined;
+    this.looping = true;
+    let reply: unknown;
+    try {
+      reply = this.def.handle(this.state, msg, this.ctx);
+    } catch (err) {
+      this.endTurn();
+      throw err;
+    }
+    if (!isThenable(reply)) {
+      this.endTurn();
+      return { value: reply };
+    }
+    const settled = Promise.resolve(reply);
+    settled.then(this.endTurnNow, this.endTurnNow);
+    return { value: settled };
+  }
+
+  private readonly endTurnNow = (): void => this.endTurn();
+
+  /** A turn taken by runNow is over: what queued meanwhile runs next, else the actor is quiet. */
+  private endTurn(): void {
+    if (this.inbox.length > 0) {
+      // `looping` stays set: the loop takes over the turn.
+      queueMicrotask(this.runLoop);
+      return;
+    }
+    this.looping = false;
+    this.lastActiveAt = Date.now();
+    this.host.onQuiescent(this);
+  }
+
   /** Queues a message nobody awaits; its failure is logged by the envelope. */
   tell(msg: unknown): void {
     this.enqueue(new Envelope(this, msg));

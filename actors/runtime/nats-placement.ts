@@ -286,6 +286,34 @@ export class NatsPlacement implements Placement {
     this.send({ subject: this.nodeSubject(owner), data: frame, failed: () => safeLog(this.opts.logger, "warn", { kind, id }, "could not forward a tell") });
   }
 
+  /** A local ask run at once (see Placement.runNow): only on the node holding the lease, only when the actor is idle. */
+  runNow(kind: string, id: string, msg: unknown): { value: unknown } | undefined {
+    const p = this.own.partitionOf(id);
+    if (this.own.held(p) === undefined || this.closed) return undefined;
+    let now: { value: unknown } | undefined;
+    try {
+      now = this.system.runNow(kind, id, msg);
+    } catch (err) {
+      // The fence refused to start it (the lease just went): nothing ran; the caller asks.
+      if (err instanceof NotOwnerError) return undefined;
+      throw err;
+    }
+    // A handler that awaits keeps the partition busy (drain waits for it), as runLocal does.
+    if (now !== undefined && now.value instanceof Promise) {
+      this.enter(p);
+      now.value.then(
+        () => this.leave(p),
+        () => this.leave(p),
+      );
+    }
+    return now;
+  }
+
+  readNow(kind: string, id: string, msg: unknown): unknown {
+    if (this.closed || this.own.held(this.own.partitionOf(id)) === undefined) return undefined;
+    return this.system.readNow(kind, id, msg);
+  }
+
   /** Tells every node to look at ownership again now (a partition was released). */
   nudge(): void {
     if (this.closed) return;

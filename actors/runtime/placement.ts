@@ -21,6 +21,14 @@ export interface Placement {
   /** A read-only message, answered from the actor's memory when possible (see ActorDefinition.read). */
   read<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R>;
   tell(kind: string, id: string, msg: unknown): void;
+  /**
+   * The synchronous fast path of a local actor: `ask` run at once on the caller's stack when
+   * the actor lives on this node, in memory and idle (ActorSystem.runNow). undefined: nothing
+   * ran; the caller asks as usual.
+   */
+  runNow?(kind: string, id: string, msg: unknown): { value: unknown } | undefined;
+  /** `read` answered from a local actor's memory now; undefined when it cannot be (the caller reads as usual). */
+  readNow?(kind: string, id: string, msg: unknown): unknown;
   /** Stops accepting messages and finishes in-flight work. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -43,6 +51,14 @@ export class LocalPlacement implements Placement {
 
   tell(kind: string, id: string, msg: unknown): void {
     this.system.tell(kind, id, msg);
+  }
+
+  runNow(kind: string, id: string, msg: unknown): { value: unknown } | undefined {
+    return this.system.runNow(kind, id, msg);
+  }
+
+  readNow(kind: string, id: string, msg: unknown): unknown {
+    return this.system.readNow(kind, id, msg);
   }
 
   close(): Promise<void> {

@@ -122,6 +122,22 @@ export class ActorSystem {
     return this.ask<R>(kind, id, msg, opts);
   }
 
+  /**
+   * Runs a message at once when its actor is in memory and idle (see ActorCell.runNow);
+   * undefined when it cannot, and nothing ran: the caller then asks as usual. Never
+   * activates an actor.
+   */
+  runNow(kind: string, id: string, msg: unknown): { value: unknown } | undefined {
+    if (this.stopping) return undefined;
+    return this.kinds.get(kind)?.cells.get(id)?.runNow(msg);
+  }
+
+  /** A read answered from the actor's memory now (see `read`); undefined when it cannot be. */
+  readNow(kind: string, id: string, msg: unknown): unknown {
+    if (this.stopping) return undefined;
+    return this.kinds.get(kind)?.cells.get(id)?.tryRead(msg);
+  }
+
   /** Sends a message without waiting. Nothing is thrown or returned: every failure is logged at error level. */
   tell(kind: string, id: string, msg: unknown): void {
     const cell = this.cellFor(kind, id);

@@ -13,6 +13,8 @@ const BEARER_RE = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
  */
 export class Authenticator {
   private readonly adminDigest: Buffer;
+  /** Per key record, the secret that matched its digest (see secretMatches). */
+  private readonly verified = new WeakMap<KeyRecord, string>();
 
   constructor(adminToken: string, private readonly keys: KeyStore) {
     this.adminDigest = digest(adminToken);
@@ -37,10 +39,48 @@ export class Authenticator {
     throw new AppError("invalid_token", "the token is not valid");
   }
 
+  /**
+   * The principal of an API key whose record is in the cache and whose secret matches;
+   * undefined for anything else (no header, the admin token, a miss, a wrong secret), which
+   * `authenticate` then answers with its errors. Never throws, never waits.
+   */
+  peekKey(header: string | null): Principal | undefined {
+    if (header === null) return undefined;
+    const token = BEARER_RE.exec(header)?.[1];
+    if (token === undefined || !token.startsWith(TOKEN_PREFIX)) return undefined;
+    const parsed = parseApiKeyToken(token);
+    if (!parsed) return undefined;
+    const record = this.keys.peek(parsed.keyId);
+    if (!record || record.status !== "active" || !this.secretMatches(parsed.secret, record)) return undefined;
+    return { kind: "key", keyId: record.id, mailboxId: record.mailboxId, runtime: record.runtime === true };
+  }
+
+  /**
+   * SHA-256 of the presented secret against the record's digest, once per record: the secret
+   * that matched is kept with the record, so the next call with it is a constant-time string
+   * comparison instead of a hash. A record is replaced whenever the key changes (revoked,
+   * read again), and with it what was kept.
+   */
+  private secretMatches(secret: string, record: KeyRecord): boolean {
+    const known = this.verified.get(record);
+    if (known !== undefined && sameString(known, secret)) return true;
+    if (!matchesDigest(secret, record.digest)) return false;
+    this.verified.set(record, secret);
+    return true;
+  }
+
   private verify(secret: string, record: KeyRecord | null): Principal {
     // Hash the secret even for unknown keys so the answer takes the same time either way.
-    const ok = matchesDigest(secret, record?.digest ?? this.adminDigest);
+    const ok = record ? this.secretMatches(secret, record) : matchesDigest(secret, this.adminDigest);
     if (!record || !ok || record.status !== "active") throw new AppError("invalid_token", "the token is not valid");
     return { kind: "key", keyId: record.id, mailboxId: record.mailboxId, runtime: record.runtime === true };
   }
+}
+
+/** String equality in time that depends on the length only (secrets have a fixed length). */
+function sameString(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }

@@ -104,10 +104,15 @@ export class KeyStore {
     let timer: ReturnType<typeof setTimeout> | undefined;
     this.watching = true;
     const loop = async () => {
+      const started = this.now();
       // A failed round: the next tries again; meanwhile kept keys fall back to the short bound.
       await this.readNow().catch(() => {});
       if (!stopped) {
-        timer = setTimeout(() => void loop(), intervalMs);
+        // Reads start every `intervalMs` (right away when one took longer), not `intervalMs`
+        // after the last one ended: under load a read takes hundreds of milliseconds, and
+        // waiting the full interval after it let the watch's vouching lapse (WATCH_VALID_MS),
+        // which made every request of a kept key wait for a read of its own (the poll bench's tail).
+        timer = setTimeout(() => void loop(), Math.max(0, intervalMs - (this.now() - started)));
         timer.unref?.();
       }
     };

@@ -60,6 +60,15 @@ export class RemoteReads implements Placement {
     });
   }
 
+  runNow(kind: string, id: string, msg: unknown): { value: unknown } | undefined {
+    if (kind === MAILBOX_ACTOR && !ROW_UNCHANGED.has(nameOf(msg))) return undefined;
+    return this.inner.runNow?.(kind, id, msg);
+  }
+
+  readNow(kind: string, id: string, msg: unknown): unknown {
+    return this.inner.readNow?.(kind, id, msg);
+  }
+
   tell(kind: string, id: string, msg: unknown): void {
     if (kind === MAILBOX_ACTOR) this.forget(id);
     this.inner.tell(kind, id, msg);

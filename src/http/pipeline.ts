@@ -52,6 +52,9 @@ interface RequestState {
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The caller's X-Request-Id when it is well-formed, else a new one. */
+export const requestIdOf = (given: string | null): string => (given && REQUEST_ID_RE.test(given) ? given : crypto.randomUUID());
+
 /**
  * The request pipeline every route runs through, in order:
  * body (bounded, by content type; src/http/body.ts) → request id → auth (route table) →
@@ -64,8 +67,7 @@ export function requestPipeline(deps: PipelineDeps) {
   const stateOf = (request: Request): RequestState => {
     let s = state.get(request);
     if (!s) {
-      const given = request.headers.get("x-request-id");
-      s = { id: given && REQUEST_ID_RE.test(given) ? given : crypto.randomUUID() };
+      s = { id: requestIdOf(request.headers.get("x-request-id")) };
       state.set(request, s);
     }
     return s;

@@ -1,0 +1,80 @@
+/**
+ * GET /v1/mailboxes/{id} with a mailbox API key, answered before the Elysia app when all it
+ * needs is in this node's memory: the key (cached, its secret already verified), the
+ * mailbox's actor (this node holds it, it is idle, its row is fresh) and the call window.
+ * That is every poll of an agent reading its own mailbox, the service's hottest request; the
+ * app's hooks (body, auth, rate window, scope, validation, metrics, error envelope) cost
+ * several times what the answer does.
+ *
+ * The answer is the app's, byte for byte: the same body, status and headers (rate limit,
+ * request id), counted in the same metrics series. Anything else (another method, a query
+ * string, a body, the admin token or a runtime key, a cache miss, another mailbox, an actor
+ * busy or elsewhere, a refused call) goes to the app untouched, before anything is counted;
+ * a refused call counts nothing, so the app's own admission refuses it again and answers the
+ * 429. The route stays declared in the app, which documents it and serves every other case.
+ */
+import type { Mailboxes } from "../../actors/mailbox/client.ts";
+import type { MailboxRow } from "../../db/schema/index.ts";
+import type { Authenticator } from "../auth/authenticate.ts";
+import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import { mailboxView } from "./mailboxes/model.ts";
+import { requestIdOf } from "./pipeline.ts";
+
+/** The Bun.serve route this answers; everything it does not answer goes to the app. */
+export const FAST_READ_ROUTE = "/v1/mailboxes/:mailboxId";
+/** The route template the app's metrics name this request by. */
+const METRICS_ROUTE = "/v1/mailboxes/:mailboxId";
+// The canonical spelling only; every other form the schema takes goes to the app.
+const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+export interface FastReadDeps {
+  authenticator: Authenticator;
+  mailboxes: Mailboxes;
+  metrics: ServiceMetrics;
+}
+
+type RoutedRequest = Request & { params: Record<string, string> };
+
+export function fastMailboxRead(deps: FastReadDeps, app: (request: Request) => Response | Promise<Response>) {
+  // The body of a row, made once per row: a write or a reload replaces the row object, so a
+  // kept body never outlives the row it was made from.
+  const bodies = new WeakMap<MailboxRow, string>();
+  const bodyOf = (row: MailboxRow): string => {
+    let body = bodies.get(row);
+    if (body === undefined) {
+      body = JSON.stringify({ mailbox: mailboxView(row) });
+      bodies.set(row, body);
+    }
+    return body;
+  };
+
+  const answer = (request: RoutedRequest, startedAt: number): Response | undefined => {
+    if (request.method !== "GET") return undefined;
+    const headers = request.headers;
+    if (headers.get("content-length") !== null || headers.get("transfer-encoding") !== null) return undefined;
+    const id = request.params.mailboxId;
+    if (id === undefined || !UUID_RE.test(id) || request.url.includes("?")) return undefined;
+    const principal = deps.authenticator.peekKey(headers.get("authorization"));
+    if (principal === undefined || principal.kind !== "key" || principal.runtime) return undefined;
+    const mailboxId = id.toLowerCase();
+    if (mailboxId !== principal.mailboxId) return undefined;
+    const row = deps.mailboxes.getNow(mailboxId);
+    if (row === undefined) return undefined;
+    // Last: from here on the call is counted, and it is answered here.
+    const decision = deps.mailboxes.admitNow(mailboxId, principal.keyId);
+    if (decision === undefined || !decision.allowed) return undefined;
+    const response = new Response(bodyOf(row), {
+      headers: {
+        "content-type": "application/json;charset=utf-8",
+        "x-ratelimit-limit": String(decision.limit),
+        "x-ratelimit-remaining": String(decision.remaining),
+        "x-ratelimit-reset": String(Math.ceil(decision.resetInMs / 1000)),
+        "x-request-id": requestIdOf(headers.get("x-request-id")),
+      },
+    });
+    deps.metrics.observeHttp("GET", METRICS_ROUTE, 200, (performance.now() - startedAt) / 1000);
+    return response;
+  };
+
+  return (request: RoutedRequest): Response | Promise<Response> => answer(request, performance.now()) ?? app(request);
+}
