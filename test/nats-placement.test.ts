@@ -290,8 +290,8 @@ describe("NatsPlacement over a real nats-server", () => {
     try {
       const requests: string[] = [];
       const answers: string[] = [];
-      spy.subscribe(`${prefix}.actors.node.B`, { callback: (_err, m) => requests.push(m.string()) });
-      spy.subscribe(`${prefix}.actors.reply.A.*`, { callback: (_err, m) => answers.push(m.subject.split(".").pop()!) });
+      spy.subscribe(`${prefix}.actors.node.B`, { callback: (_err, m) => void requests.push(m.string()) });
+      spy.subscribe(`${prefix}.actors.reply.A.*`, { callback: (_err, m) => void answers.push(m.subject.split(".").pop()!) });
       await spy.flush();
       const big = "x".repeat(40_000);
       const sent = [

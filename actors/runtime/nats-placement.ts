@@ -26,6 +26,7 @@
  * as one NATS message, and so do the answers of a turn to one node (see `envelope`).
  */
 import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
+import { AskMemory } from "./ask-memory.ts";
 import { safeLog } from "./logger.ts";
 import type { Placement } from "./placement.ts";
 import type { ActorSystem } from "./system.ts";
@@ -111,9 +112,9 @@ export interface NatsPlacementOptions {
 
 const ACK_AFTER_MS = 100;
 /**
- * How long an owner remembers a forwarded ask's outcome after it settled, for retries of the
- * same ask: they follow the first attempt by at most the forwarder's silence wait each, and a
- * stalled owner reads them in the same batch as the first.
+ * How long at least an owner remembers a forwarded ask's outcome after it settled, for retries
+ * of the same ask: they follow the first attempt by at most the forwarder's silence wait each,
+ * and a stalled owner reads them in the same batch as the first.
  */
 const ASK_MEMORY_MS = 5_000;
 const DRAIN_POLL_MS = 10;
@@ -155,8 +156,8 @@ export class NatsPlacement implements Placement {
   private readonly envelopes = new Map<string, { tokens: string[]; until: number }>();
   private readonly nodeSubjectPrefix: string;
   private readonly replyPrefix: string;
-  /** Forwarded asks run here by ask id: the answer frame once settled, and until when it is kept. */
-  private readonly asks = new Map<string, { frame: Promise<string>; until: number }>();
+  /** Forwarded asks run here by ask id, for their retries. */
+  private readonly asks = new AskMemory(ASK_MEMORY_MS);
   private askSeq = 0;
   private sweeper: ReturnType<typeof setInterval> | undefined;
   private outbox: Outgoing[] = [];
@@ -608,49 +609,30 @@ export class NatsPlacement implements Placement {
       this.serving.delete(serving);
       this.send({ subject: reply, data: frame, failed: () => safeLog(this.opts.logger, "warn", {}, "placement: could not answer a forwarded message") });
     };
-    const earlier = req.askId === undefined ? undefined : this.asks.get(req.askId);
-    if (earlier) {
-      // A retry of an ask that ran or runs here: the same outcome, not a second run.
-      void earlier.frame.then(answer);
-      return;
-    }
+    const askId = req.askId;
+    // A retry of an ask that ran or runs here: the same outcome, not a second run.
+    if (askId !== undefined && this.asks.attempt(askId, answer)) return;
     this.enter(p);
+    const settle = (frame: string) => {
+      this.leave(p);
+      // "R" ran nothing: a retry may run it (here, if the lease came back meanwhile).
+      if (askId !== undefined) this.asks.settle(askId, frame, frame !== "R");
+      answer(frame);
+    };
     const opts = { timeoutMs: req.timeoutMs };
     const run = req.mode === "r" ? this.system.read(req.kind, req.id, cmd, opts) : this.system.ask(req.kind, req.id, cmd, opts);
-    const frame = run
-      .then(
-        (value) => `V${this.codec.encodeReply({ ok: true, value })}`,
-        (error) => (error instanceof NotOwnerError ? "R" : `V${this.codec.encodeReply({ ok: false, error })}`),
-      )
-      .catch((err) => `V${this.codec.encodeReply({ ok: false, error: err })}`)
-      .then((text) => {
-        this.leave(p);
-        return text;
-      });
-    if (req.askId !== undefined) {
-      const entry = { frame, until: Infinity };
-      this.forgetOldAsks();
-      this.asks.set(req.askId, entry);
-      // "R" ran nothing: a retry may run it (here, if the lease came back meanwhile).
-      void frame.then((text) => {
-        if (text === "R") this.asks.delete(req.askId!);
-        else entry.until = performance.now() + ASK_MEMORY_MS;
-      });
-    }
-    void frame.then(answer);
+    run.then(
+      (value) => settle(this.outcomeFrame({ ok: true, value })),
+      (error) => settle(error instanceof NotOwnerError ? "R" : this.outcomeFrame({ ok: false, error })),
+    );
   }
 
-  /** Drops settled asks past their memory, oldest first (a Map iterates in insertion order). */
-  private forgetOldAsks(): void {
-    const now = performance.now();
-    for (const [id, entry] of this.asks) {
-      if (entry.until > now) {
-        // Still running, or recent: later ones are younger. A long-running ask must not pin
-        // every later one, so look a little further past running ones only.
-        if (entry.until !== Infinity || this.asks.size < 10_000) return;
-        continue;
-      }
-      this.asks.delete(id);
+  /** "V" and the outcome; one the codec cannot carry becomes that failure. */
+  private outcomeFrame(outcome: Outcome): string {
+    try {
+      return `V${this.codec.encodeReply(outcome)}`;
+    } catch (err) {
+      return `V${this.codec.encodeReply({ ok: false, error: err })}`;
     }
   }
 
