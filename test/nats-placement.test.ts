@@ -290,7 +290,9 @@ describe("NatsPlacement over a real nats-server", () => {
     try {
       const requests: string[] = [];
       const answers: string[] = [];
+      // Single messages on the node's subject, envelopes on `{subject}.B`.
       spy.subscribe(`${prefix}.actors.node.B`, { callback: (_err, m) => void requests.push(m.string()) });
+      spy.subscribe(`${prefix}.actors.node.B.B`, { callback: (_err, m) => void requests.push(m.string()) });
       spy.subscribe(`${prefix}.actors.reply.A.*`, { callback: (_err, m) => void answers.push(m.subject.split(".").pop()!) });
       await spy.flush();
       const big = "x".repeat(40_000);
@@ -323,6 +325,31 @@ describe("NatsPlacement over a real nats-server", () => {
       // Each ask heard that nobody listens (the silence wait is far longer than the deadline).
       expect(a.own.unreachables.length).toBeGreaterThanOrEqual(5);
     } finally {
+      await close(a);
+    }
+  });
+
+  test("a node that takes no envelopes (an older version) still gets every forward, one by one", async () => {
+    const owners = new Map([["o", "Old"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const a = await node("A", owners, prefix, { ackWaitMs: 10_000 });
+    // The older node: a subscriber on its node subject only, answering each request alone.
+    const old = await connect({ servers: url });
+    let n = 0;
+    old.subscribe(`${prefix}.actors.node.Old`, {
+      callback: (_err, m) => {
+        if (m.reply) old.publish(m.reply, `V${codec.encodeReply({ ok: true, value: ++n })}`);
+      },
+    });
+    await old.flush();
+    try {
+      const counts = await Promise.all(Array.from({ length: 6 }, () => a.placement.ask<number>("counter", "o1", { type: "count" })));
+      expect(counts.sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(a.own.unreachables).toEqual([]);
+      // And later ones, sent one by one from the start.
+      expect(await Promise.all([a.placement.ask("counter", "o1", { type: "count" }), a.placement.ask("counter", "o1", { type: "count" })])).toHaveLength(2);
+    } finally {
+      await old.close();
       await close(a);
     }
   });

@@ -139,7 +139,14 @@ interface Serving {
   ackAt: number;
 }
 
-type Outgoing = { subject: string; data: string; reply?: string; failed?: () => void };
+type Outgoing = {
+  subject: string;
+  data: string;
+  reply?: string;
+  failed?: () => void;
+  /** An answer to a request that came in an envelope: it may go back in one. */
+  enveloped?: boolean;
+};
 
 export class NatsPlacement implements Placement {
   private readonly nc: NatsConnection;
@@ -153,7 +160,9 @@ export class NatsPlacement implements Placement {
   private readonly subs: Subscription[] = [];
   private readonly serving = new Set<Serving>();
   /** Envelopes of requests sent, by the name their "no responders" would come to: the asks inside. */
-  private readonly envelopes = new Map<string, { tokens: string[]; until: number }>();
+  private readonly envelopes = new Map<string, { batch: Outgoing[]; until: number }>();
+  /** Node subjects that answered an envelope "no responders" (gone, or a node that takes none), until when. */
+  private readonly plain = new Map<string, number>();
   private readonly nodeSubjectPrefix: string;
   private readonly replyPrefix: string;
   /** Forwarded asks run here by ask id, for their retries. */
@@ -188,7 +197,7 @@ export class NatsPlacement implements Placement {
         callback: (err, msg) => {
           if (err) return safeLog(opts.logger, "warn", { err }, "placement reply subscription error");
           const token = msg.subject.slice(this.inbox.length + 1);
-          if (token === ANSWERS) return this.answers(msg.string());
+          if (token === ENVELOPE) return this.answers(msg.string());
           const noResponders = msg.data.length === 0 && msg.headers?.code === 503;
           if (token.charCodeAt(0) === 78 /* N */) {
             if (noResponders) this.unanswered(token);
@@ -200,12 +209,18 @@ export class NatsPlacement implements Placement {
       this.nc.subscribe(`${opts.subjectPrefix}.node.${opts.ownership.self}`, {
         callback: (err, msg) => {
           if (err) return safeLog(opts.logger, "warn", { err }, "placement request subscription error");
-          const text = msg.string();
-          if (text.charCodeAt(0) !== 66 /* B */) return this.serve(text, msg.reply ?? "");
+          this.serve(msg.string(), msg.reply ?? "", false);
+        },
+      }),
+      // Envelopes come on a subject of their own: a node that does not take them has no
+      // subscriber there, and the sender, told "no responders", sends their messages one by one.
+      this.nc.subscribe(`${opts.subjectPrefix}.node.${opts.ownership.self}.${ENVELOPE}`, {
+        callback: (err, msg) => {
+          if (err) return safeLog(opts.logger, "warn", { err }, "placement envelope subscription error");
           try {
-            unpack(text, (reply, frame) => this.serve(frame, reply));
+            unpack(msg.string(), (reply, frame) => this.serve(frame, reply, true));
           } catch (err) {
-            safeLog(opts.logger, "warn", { err }, "placement: malformed batch dropped");
+            safeLog(opts.logger, "warn", { err }, "placement: malformed envelope dropped");
           }
         },
       }),
@@ -467,7 +482,7 @@ export class NatsPlacement implements Placement {
     for (const o of out) {
       // An answer to a placement's inbox goes by that inbox; one to any other requester alone.
       const answer = o.reply === undefined && !o.subject.startsWith(this.nodeSubjectPrefix);
-      if (answer && !o.subject.startsWith(this.replyPrefix)) {
+      if (answer ? !o.enveloped || !o.subject.startsWith(this.replyPrefix) : this.isPlain(o.subject)) {
         this.publish(o);
         continue;
       }
@@ -519,16 +534,13 @@ export class NatsPlacement implements Placement {
       }
       let reply: string | undefined;
       if (!isAnswer) {
-        const tokens = batch.flatMap((o) => (o.reply?.startsWith(this.inbox) ? [o.reply.slice(this.inbox.length + 1)] : []));
-        if (tokens.length > 0) {
-          const name = `N${(++this.seq).toString(36)}`;
-          this.envelopes.set(name, { tokens, until: performance.now() + ENVELOPE_MEMORY_MS });
-          this.arm();
-          reply = `${this.inbox}.${name}`;
-        }
+        const name = `N${(++this.seq).toString(36)}`;
+        this.envelopes.set(name, { batch, until: performance.now() + ENVELOPE_MEMORY_MS });
+        this.arm();
+        reply = `${this.inbox}.${name}`;
       }
       this.publish({
-        subject: isAnswer ? `${key}.${ANSWERS}` : key,
+        subject: `${key}.${ENVELOPE}`,
         data,
         reply,
         failed: () => {
@@ -547,12 +559,28 @@ export class NatsPlacement implements Placement {
     }
   }
 
-  /** The server found nobody on the subject an envelope of requests went to: as if for each. */
+  /**
+   * The server found nobody on the subject an envelope of requests went to: the node is gone,
+   * or it takes no envelopes (an older version). Its messages go again one by one, where a
+   * gone node's "no responders" reaches each ask; that node gets no envelopes for a while.
+   */
   private unanswered(name: string): void {
     const sent = this.envelopes.get(name);
     if (!sent) return;
     this.envelopes.delete(name);
-    for (const token of sent.tokens) this.pending.get(token)?.onMessage(null);
+    const subject = sent.batch[0]!.subject;
+    this.plain.set(subject, performance.now() + PLAIN_MS);
+    for (const o of sent.batch) {
+      if (o.reply === undefined || this.pending.has(o.reply.slice(this.inbox.length + 1))) this.send(o);
+    }
+  }
+
+  private isPlain(subject: string): boolean {
+    const until = this.plain.get(subject);
+    if (until === undefined) return false;
+    if (until > performance.now()) return true;
+    this.plain.delete(subject);
+    return false;
   }
 
   private arm(): void {
@@ -577,7 +605,7 @@ export class NatsPlacement implements Placement {
   };
 
   /** A message from another node for an actor this node should hold. */
-  private serve(text: string, reply: string): void {
+  private serve(text: string, reply: string, enveloped: boolean): void {
     let req: Request;
     try {
       req = parseRequest(text);
@@ -586,7 +614,7 @@ export class NatsPlacement implements Placement {
       return;
     }
     if (req.mode === "p") {
-      if (reply) this.send({ subject: reply, data: "P" });
+      if (reply) this.send({ subject: reply, data: "P", enveloped });
       return;
     }
     const p = this.own.partitionOf(req.id);
@@ -595,19 +623,19 @@ export class NatsPlacement implements Placement {
       return;
     }
     if (!reply) return;
-    if (this.own.held(p) === undefined || this.closed) return this.send({ subject: reply, data: "R" });
+    if (this.own.held(p) === undefined || this.closed) return this.send({ subject: reply, data: "R", enveloped });
     let cmd: unknown;
     try {
       cmd = this.codec.decodeCommand(req.payload);
     } catch (err) {
-      return this.send({ subject: reply, data: `V${this.codec.encodeReply({ ok: false, error: err })}` });
+      return this.send({ subject: reply, data: `V${this.codec.encodeReply({ ok: false, error: err })}`, enveloped });
     }
     const serving: Serving = { reply, ackAt: performance.now() + ACK_AFTER_MS };
     this.serving.add(serving);
     this.arm();
     const answer = (frame: string) => {
       this.serving.delete(serving);
-      this.send({ subject: reply, data: frame, failed: () => safeLog(this.opts.logger, "warn", {}, "placement: could not answer a forwarded message") });
+      this.send({ subject: reply, data: frame, enveloped, failed: () => safeLog(this.opts.logger, "warn", {}, "placement: could not answer a forwarded message") });
     };
     const askId = req.askId;
     // A retry of an ask that ran or runs here: the same outcome, not a second run.
@@ -652,8 +680,10 @@ const MAX_ENVELOPED = 16_000;
 const MAX_ENVELOPE = 200_000;
 /** How long a "no responders" to an envelope is still handed to its asks (it comes within a round trip). */
 const ENVELOPE_MEMORY_MS = 2_000;
-/** The reply token of an envelope of answers (tokens of asks are lower-case base 36). */
-const ANSWERS = "B";
+/** The last token of an envelope's subject: `{node subject}.B`, `{inbox}.B` (tokens of asks are lower-case base 36). */
+const ENVELOPE = "B";
+/** How long a node that answered an envelope "no responders" is sent none. */
+const PLAIN_MS = 10_000;
 
 /** Calls `each(label, data)` for every message of an envelope made by `envelope`. */
 function unpack(text: string, each: (label: string, data: string) => void): void {
