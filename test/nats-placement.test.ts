@@ -282,6 +282,78 @@ describe("NatsPlacement over a real nats-server", () => {
     }
   });
 
+  test("the forwards of one turn to one node travel as one NATS message, and so do their answers; a large one alone, in order", async () => {
+    const owners = new Map([["b", "B"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const [a, b] = [await node("A", owners, prefix), await node("B", owners, prefix)];
+    const spy = await connect({ servers: url });
+    try {
+      const requests: string[] = [];
+      const answers: string[] = [];
+      // Single messages on the node's subject, envelopes on `{subject}.B`.
+      spy.subscribe(`${prefix}.actors.node.B`, { callback: (_err, m) => void requests.push(m.string()) });
+      spy.subscribe(`${prefix}.actors.node.B.B`, { callback: (_err, m) => void requests.push(m.string()) });
+      spy.subscribe(`${prefix}.actors.reply.A.*`, { callback: (_err, m) => void answers.push(m.subject.split(".").pop()!) });
+      await spy.flush();
+      const big = "x".repeat(40_000);
+      const sent = [
+        ...Array.from({ length: 10 }, () => a.placement.ask<number>("counter", "b1", { type: "count" })),
+        a.placement.ask<{ value: string }>("counter", "b1", { type: "echo", value: big }).then((r) => r.value.length),
+        a.placement.read<{ value: number }>("counter", "b1", { type: "echo", value: 7 }).then((r) => r.value),
+        a.placement.ask<number>("counter", "b1", { type: "count" }),
+      ];
+      expect(await Promise.all(sent)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 40_000, 7, 11]);
+      await spy.flush();
+      // The ten counts, then the large echo alone, then the read and the last count together.
+      expect(requests.length).toBe(3);
+      expect(requests.map((r) => r[0])).toEqual(["B", "a", "B"]);
+      expect(answers.filter((t) => t === "B").length).toBeGreaterThan(0);
+      expect(answers.length).toBeLessThan(sent.length);
+    } finally {
+      await spy.close();
+      await close(a, b);
+    }
+  });
+
+  test("the server's 'no responders' to an envelope reaches every ask inside it", async () => {
+    const owners = new Map([["g", "Gone"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const a = await node("A", owners, prefix, { askTimeoutMs: 400, ackWaitMs: 10_000 });
+    try {
+      const errs = await Promise.all(Array.from({ length: 5 }, () => a.placement.ask("counter", "g1", { type: "count" }).catch((e): unknown => e)));
+      for (const err of errs) expect(err).toBeInstanceOf(PlacementUnavailableError);
+      // Each ask heard that nobody listens (the silence wait is far longer than the deadline).
+      expect(a.own.unreachables.length).toBeGreaterThanOrEqual(5);
+    } finally {
+      await close(a);
+    }
+  });
+
+  test("a node that takes no envelopes (an older version) still gets every forward, one by one", async () => {
+    const owners = new Map([["o", "Old"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const a = await node("A", owners, prefix, { ackWaitMs: 10_000 });
+    // The older node: a subscriber on its node subject only, answering each request alone.
+    const old = await connect({ servers: url });
+    let n = 0;
+    old.subscribe(`${prefix}.actors.node.Old`, {
+      callback: (_err, m) => {
+        if (m.reply) old.publish(m.reply, `V${codec.encodeReply({ ok: true, value: ++n })}`);
+      },
+    });
+    await old.flush();
+    try {
+      const counts = await Promise.all(Array.from({ length: 6 }, () => a.placement.ask<number>("counter", "o1", { type: "count" })));
+      expect(counts.sort((x, y) => x - y)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(a.own.unreachables).toEqual([]);
+      // And later ones, sent one by one from the start.
+      expect(await Promise.all([a.placement.ask("counter", "o1", { type: "count" }), a.placement.ask("counter", "o1", { type: "count" })])).toHaveLength(2);
+    } finally {
+      await old.close();
+      await close(a);
+    }
+  });
+
   test("a dead node's subject answers probes 'absent' and reports it unreachable; a live node's proves itself alive", async () => {
     const owners = new Map([["g", "Gone"], ["b", "B"]]);
     const prefix = `t${crypto.randomUUID().slice(0, 8)}`;

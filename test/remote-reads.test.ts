@@ -100,6 +100,49 @@ describe("RemoteReads: the row of a mailbox another node owns", () => {
     expect(other.calls.filter((c) => c === "read").length).toBe(2);
   });
 
+  test("a call counted while no row is kept reads the row beside it, once, for the read that follows", async () => {
+    const s = setup();
+    await s.reads.ask(MAILBOX_ACTOR, ID, { name: "admit", args: ["k"] });
+    expect(s.calls).toEqual(["read", "ask admit"]);
+    expect(await s.reads.read(MAILBOX_ACTOR, ID, GET)).toEqual({ version: 1 });
+    await s.reads.ask(MAILBOX_ACTOR, ID, { name: "admit", args: ["k"] });
+    expect(s.calls).toEqual(["read", "ask admit", "ask admit"]);
+    const mine = setup(true);
+    await mine.reads.ask(MAILBOX_ACTOR, ID, { name: "admit", args: ["k"] });
+    expect(mine.calls).toEqual(["ask admit"]);
+  });
+
+  test("overlapping reads share one forwarded read; a read after a write does not join one from before it", async () => {
+    const s = setup();
+    let release!: () => void;
+    s.hold(new Promise<void>((r) => (release = r)));
+    const first = s.reads.read(MAILBOX_ACTOR, ID, GET);
+    const second = s.reads.read(MAILBOX_ACTOR, ID, GET);
+    expect(s.calls.filter((c) => c === "read").length).toBe(1);
+    await s.reads.ask(MAILBOX_ACTOR, ID, { name: "setStatus", args: ["disabled"] });
+    s.hold(undefined);
+    expect(await s.reads.read(MAILBOX_ACTOR, ID, GET)).toEqual({ version: 2 });
+    release();
+    expect(await first).toEqual({ version: 1 });
+    expect(await second).toEqual({ version: 1 });
+    expect(await s.reads.read(MAILBOX_ACTOR, ID, GET)).toEqual({ version: 2 });
+  });
+
+  test("a row read beside a call that fails is dropped quietly, and the next read asks again", async () => {
+    const s = setup();
+    let fail = true;
+    s.inner.read = async () => {
+      s.calls.push("read");
+      if (fail) throw new Error("not found");
+      return { version: 1 } as never;
+    };
+    await s.reads.ask(MAILBOX_ACTOR, ID, { name: "admit", args: ["k"] });
+    await Bun.sleep(0);
+    fail = false;
+    expect(await s.reads.read(MAILBOX_ACTOR, ID, GET)).toEqual({ version: 1 });
+    expect(s.calls.filter((c) => c === "read").length).toBe(2);
+  });
+
   test("an error is never kept", async () => {
     const s = setup();
     let fail = true;

@@ -22,9 +22,11 @@
  *
  * Each node PINGs its NATS server every `pingMs` (`reachableSince`: the proof that its own
  * subject is served, which the ownership may make a condition of serving), and messages out
- * leave in one batch per turn of the event loop.
+ * leave in one batch per turn of the event loop: the requests of a turn to one node travel
+ * as one NATS message, and so do the answers of a turn to one node (see `envelope`).
  */
 import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
+import { AskMemory } from "./ask-memory.ts";
 import { safeLog } from "./logger.ts";
 import type { Placement } from "./placement.ts";
 import type { ActorSystem } from "./system.ts";
@@ -110,9 +112,9 @@ export interface NatsPlacementOptions {
 
 const ACK_AFTER_MS = 100;
 /**
- * How long an owner remembers a forwarded ask's outcome after it settled, for retries of the
- * same ask: they follow the first attempt by at most the forwarder's silence wait each, and a
- * stalled owner reads them in the same batch as the first.
+ * How long at least an owner remembers a forwarded ask's outcome after it settled, for retries
+ * of the same ask: they follow the first attempt by at most the forwarder's silence wait each,
+ * and a stalled owner reads them in the same batch as the first.
  */
 const ASK_MEMORY_MS = 5_000;
 const DRAIN_POLL_MS = 10;
@@ -124,7 +126,8 @@ const DRAIN_POLL_MS = 10;
 const SWEEP_MS = 20;
 
 interface Pending {
-  onMessage(msg: Msg): void;
+  /** An answer's text, or null: the server said nobody listens on the node's subject. */
+  onMessage(text: string | null): void;
   /** performance.now() at which `onDue` runs (Infinity: none). */
   due: number;
   onDue(): void;
@@ -136,7 +139,14 @@ interface Serving {
   ackAt: number;
 }
 
-type Outgoing = { subject: string; data: string; reply?: string; failed?: () => void };
+type Outgoing = {
+  subject: string;
+  data: string;
+  reply?: string;
+  failed?: () => void;
+  /** An answer to a request that came in an envelope: it may go back in one. */
+  enveloped?: boolean;
+};
 
 export class NatsPlacement implements Placement {
   private readonly nc: NatsConnection;
@@ -149,8 +159,14 @@ export class NatsPlacement implements Placement {
   private readonly inflight = new Map<number, number>();
   private readonly subs: Subscription[] = [];
   private readonly serving = new Set<Serving>();
-  /** Forwarded asks run here by ask id: the answer frame once settled, and until when it is kept. */
-  private readonly asks = new Map<string, { frame: Promise<string>; until: number }>();
+  /** Envelopes of requests sent, by the name their "no responders" would come to: the asks inside. */
+  private readonly envelopes = new Map<string, { batch: Outgoing[]; until: number }>();
+  /** Node subjects that answered an envelope "no responders" (gone, or a node that takes none), until when. */
+  private readonly plain = new Map<string, number>();
+  private readonly nodeSubjectPrefix: string;
+  private readonly replyPrefix: string;
+  /** Forwarded asks run here by ask id, for their retries. */
+  private readonly asks = new AskMemory(ASK_MEMORY_MS);
   private askSeq = 0;
   private sweeper: ReturnType<typeof setInterval> | undefined;
   private outbox: Outgoing[] = [];
@@ -174,18 +190,38 @@ export class NatsPlacement implements Placement {
     this.ackWaitMs = opts.ackWaitMs ?? 1000;
     this.unboundedReachMs = opts.unboundedReachMs ?? 60_000;
     this.inbox = `${opts.subjectPrefix}.reply.${opts.ownership.self}`;
+    this.nodeSubjectPrefix = `${opts.subjectPrefix}.node.`;
+    this.replyPrefix = `${opts.subjectPrefix}.reply.`;
     this.subs.push(
       this.nc.subscribe(`${this.inbox}.*`, {
         callback: (err, msg) => {
           if (err) return safeLog(opts.logger, "warn", { err }, "placement reply subscription error");
           const token = msg.subject.slice(this.inbox.length + 1);
-          this.pending.get(token)?.onMessage(msg);
+          if (token === ENVELOPE) return this.answers(msg.string());
+          const noResponders = msg.data.length === 0 && msg.headers?.code === 503;
+          if (token.charCodeAt(0) === 78 /* N */) {
+            if (noResponders) this.unanswered(token);
+            return;
+          }
+          this.pending.get(token)?.onMessage(noResponders ? null : msg.string());
         },
       }),
       this.nc.subscribe(`${opts.subjectPrefix}.node.${opts.ownership.self}`, {
         callback: (err, msg) => {
           if (err) return safeLog(opts.logger, "warn", { err }, "placement request subscription error");
-          this.serve(msg);
+          this.serve(msg.string(), msg.reply ?? "", false);
+        },
+      }),
+      // Envelopes come on a subject of their own: a node that does not take them has no
+      // subscriber there, and the sender, told "no responders", sends their messages one by one.
+      this.nc.subscribe(`${opts.subjectPrefix}.node.${opts.ownership.self}.${ENVELOPE}`, {
+        callback: (err, msg) => {
+          if (err) return safeLog(opts.logger, "warn", { err }, "placement envelope subscription error");
+          try {
+            unpack(msg.string(), (reply, frame) => this.serve(frame, reply, true));
+          } catch (err) {
+            safeLog(opts.logger, "warn", { err }, "placement: malformed envelope dropped");
+          }
         },
       }),
       this.nc.subscribe(`${opts.subjectPrefix}.nudge`, { callback: () => void this.own.refresh().catch(() => {}) }),
@@ -217,7 +253,7 @@ export class NatsPlacement implements Placement {
       this.pending.set(token, {
         due: performance.now() + timeoutMs,
         onDue: () => finish("unknown"),
-        onMessage: (msg) => finish(msg.data.length === 0 && msg.headers?.code === 503 ? "absent" : "present"),
+        onMessage: (text) => finish(text === null ? "absent" : "present"),
       });
       this.arm();
       this.send({ subject: this.nodeSubject(node), data: requestFrame("", "", "p", 0, ""), reply: `${this.inbox}.${token}`, failed: () => finish("unknown") });
@@ -428,13 +464,12 @@ export class NatsPlacement implements Placement {
           else return finish({ ok: false, error: new PlacementOutcomeUnknownError(kind, id) });
           pending.due = performance.now() + 1000;
         },
-        onMessage: (msg) => {
+        onMessage: (text) => {
           // The server's "no responders": nobody listens on that node's subject (it is gone).
-          if (msg.data.length === 0 && msg.headers?.code === 503) {
+          if (text === null) {
             this.own.unreachable?.(owner, queuedAt, performance.now());
             return finish(UNREACHED);
           }
-          const text = msg.string();
           const tag = text.charCodeAt(0);
           if (tag === 65 /* A */) {
             accepted = true;
@@ -468,15 +503,113 @@ export class NatsPlacement implements Placement {
     const out = this.outbox;
     if (out.length === 0) return;
     this.outbox = [];
+    if (out.length === 1) return this.publish(out[0]!);
+    // Requests go by node subject, answers by the asker's inbox; a large message goes alone,
+    // after what was queued before it for the same place, so their order holds.
+    const groups = new Map<string, Outgoing[]>();
     for (const o of out) {
-      try {
-        if (this.nc.isClosed()) throw new Error("the NATS connection is closed");
-        this.nc.publish(o.subject, o.data, o.reply === undefined ? undefined : { reply: o.reply });
-      } catch {
-        o.failed?.();
+      // An answer to a placement's inbox goes by that inbox; one to any other requester alone.
+      const answer = o.reply === undefined && !o.subject.startsWith(this.nodeSubjectPrefix);
+      if (answer ? !o.enveloped || !o.subject.startsWith(this.replyPrefix) : this.isPlain(o.subject)) {
+        this.publish(o);
+        continue;
       }
+      const key = answer ? o.subject.slice(0, o.subject.lastIndexOf(".")) : o.subject;
+      let group = groups.get(key);
+      if (o.data.length > MAX_ENVELOPED) {
+        if (group) this.envelope(key, group.splice(0));
+        this.publish(o);
+        continue;
+      }
+      if (!group) groups.set(key, (group = []));
+      group.push(o);
     }
+    for (const [key, group] of groups) this.envelope(key, group);
   };
+
+  private publish(o: Outgoing): void {
+    try {
+      if (this.nc.isClosed()) throw new Error("the NATS connection is closed");
+      this.nc.publish(o.subject, o.data, o.reply === undefined ? undefined : { reply: o.reply });
+    } catch {
+      o.failed?.();
+    }
+  }
+
+  /**
+   * Messages to one place as one NATS message ("B" + each one's reply subject and data), in
+   * pieces of at most MAX_ENVELOPE characters: the client and the server handle a message, not
+   * its size, so a turn's forwards cost them once. A request envelope asks the server's "no
+   * responders" to `{inbox}.N…`, which hands it to every request inside (see `unanswered`).
+   */
+  private envelope(key: string, group: Outgoing[]): void {
+    for (let start = 0; start < group.length; ) {
+      let size = 0;
+      let end = start;
+      while (end < group.length && (end === start || size + group[end]!.data.length <= MAX_ENVELOPE)) size += group[end++]!.data.length;
+      if (end - start === 1) {
+        this.publish(group[start]!);
+        start = end;
+        continue;
+      }
+      const batch = group.slice(start, end);
+      start = end;
+      const isAnswer = batch[0]!.reply === undefined && key !== batch[0]!.subject;
+      let data = "B";
+      for (const o of batch) {
+        const label = isAnswer ? o.subject.slice(key.length + 1) : (o.reply ?? "");
+        data += `${label.length} ${o.data.length}\n${label}${o.data}`;
+      }
+      let reply: string | undefined;
+      if (!isAnswer) {
+        const name = `N${(++this.seq).toString(36)}`;
+        this.envelopes.set(name, { batch, until: performance.now() + ENVELOPE_MEMORY_MS });
+        this.arm();
+        reply = `${this.inbox}.${name}`;
+      }
+      this.publish({
+        subject: `${key}.${ENVELOPE}`,
+        data,
+        reply,
+        failed: () => {
+          for (const o of batch) o.failed?.();
+        },
+      });
+    }
+  }
+
+  /** An envelope of answers from another node: each to the ask waiting for it. */
+  private answers(text: string): void {
+    try {
+      unpack(text, (token, frame) => this.pending.get(token)?.onMessage(frame));
+    } catch (err) {
+      safeLog(this.opts.logger, "warn", { err }, "placement: malformed answers dropped");
+    }
+  }
+
+  /**
+   * The server found nobody on the subject an envelope of requests went to: the node is gone,
+   * or it takes no envelopes (an older version). Its messages go again one by one, where a
+   * gone node's "no responders" reaches each ask; that node gets no envelopes for a while.
+   */
+  private unanswered(name: string): void {
+    const sent = this.envelopes.get(name);
+    if (!sent) return;
+    this.envelopes.delete(name);
+    const subject = sent.batch[0]!.subject;
+    this.plain.set(subject, performance.now() + PLAIN_MS);
+    for (const o of sent.batch) {
+      if (o.reply === undefined || this.pending.has(o.reply.slice(this.inbox.length + 1))) this.send(o);
+    }
+  }
+
+  private isPlain(subject: string): boolean {
+    const until = this.plain.get(subject);
+    if (until === undefined) return false;
+    if (until > performance.now()) return true;
+    this.plain.delete(subject);
+    return false;
+  }
 
   private arm(): void {
     if (this.sweeper !== undefined || this.closed) return;
@@ -487,28 +620,29 @@ export class NatsPlacement implements Placement {
   private readonly sweep = (): void => {
     const now = performance.now();
     for (const pending of this.pending.values()) if (pending.due <= now) pending.onDue();
+    for (const [name, sent] of this.envelopes) if (sent.until <= now) this.envelopes.delete(name);
     for (const s of this.serving) {
       if (s.ackAt > now) continue;
       this.serving.delete(s);
       this.send({ subject: s.reply, data: "A" });
     }
-    if (this.pending.size === 0 && this.serving.size === 0 && this.sweeper !== undefined) {
+    if (this.pending.size === 0 && this.serving.size === 0 && this.envelopes.size === 0 && this.sweeper !== undefined) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
     }
   };
 
   /** A message from another node for an actor this node should hold. */
-  private serve(msg: Msg): void {
+  private serve(text: string, reply: string, enveloped: boolean): void {
     let req: Request;
     try {
-      req = parseRequest(msg.string());
+      req = parseRequest(text);
     } catch (err) {
       safeLog(this.opts.logger, "warn", { err }, "placement: malformed request dropped");
       return;
     }
     if (req.mode === "p") {
-      if (msg.reply) this.send({ subject: msg.reply, data: "P" });
+      if (reply) this.send({ subject: reply, data: "P", enveloped });
       return;
     }
     const p = this.own.partitionOf(req.id);
@@ -516,65 +650,45 @@ export class NatsPlacement implements Placement {
       if (this.own.held(p) !== undefined) this.system.tell(req.kind, req.id, this.codec.decodeCommand(req.payload));
       return;
     }
-    const reply = msg.reply;
     if (!reply) return;
-    if (this.own.held(p) === undefined || this.closed) return this.send({ subject: reply, data: "R" });
+    if (this.own.held(p) === undefined || this.closed) return this.send({ subject: reply, data: "R", enveloped });
     let cmd: unknown;
     try {
       cmd = this.codec.decodeCommand(req.payload);
     } catch (err) {
-      return this.send({ subject: reply, data: `V${this.codec.encodeReply({ ok: false, error: err })}` });
+      return this.send({ subject: reply, data: `V${this.codec.encodeReply({ ok: false, error: err })}`, enveloped });
     }
     const serving: Serving = { reply, ackAt: performance.now() + ACK_AFTER_MS };
     this.serving.add(serving);
     this.arm();
     const answer = (frame: string) => {
       this.serving.delete(serving);
-      this.send({ subject: reply, data: frame, failed: () => safeLog(this.opts.logger, "warn", {}, "placement: could not answer a forwarded message") });
+      this.send({ subject: reply, data: frame, enveloped, failed: () => safeLog(this.opts.logger, "warn", {}, "placement: could not answer a forwarded message") });
     };
-    const earlier = req.askId === undefined ? undefined : this.asks.get(req.askId);
-    if (earlier) {
-      // A retry of an ask that ran or runs here: the same outcome, not a second run.
-      void earlier.frame.then(answer);
-      return;
-    }
+    const askId = req.askId;
+    // A retry of an ask that ran or runs here: the same outcome, not a second run.
+    if (askId !== undefined && this.asks.attempt(askId, answer)) return;
     this.enter(p);
+    const settle = (frame: string) => {
+      this.leave(p);
+      // "R" ran nothing: a retry may run it (here, if the lease came back meanwhile).
+      if (askId !== undefined) this.asks.settle(askId, frame, frame !== "R");
+      answer(frame);
+    };
     const opts = { timeoutMs: req.timeoutMs };
     const run = req.mode === "r" ? this.system.read(req.kind, req.id, cmd, opts) : this.system.ask(req.kind, req.id, cmd, opts);
-    const frame = run
-      .then(
-        (value) => `V${this.codec.encodeReply({ ok: true, value })}`,
-        (error) => (error instanceof NotOwnerError ? "R" : `V${this.codec.encodeReply({ ok: false, error })}`),
-      )
-      .catch((err) => `V${this.codec.encodeReply({ ok: false, error: err })}`)
-      .then((text) => {
-        this.leave(p);
-        return text;
-      });
-    if (req.askId !== undefined) {
-      const entry = { frame, until: Infinity };
-      this.forgetOldAsks();
-      this.asks.set(req.askId, entry);
-      // "R" ran nothing: a retry may run it (here, if the lease came back meanwhile).
-      void frame.then((text) => {
-        if (text === "R") this.asks.delete(req.askId!);
-        else entry.until = performance.now() + ASK_MEMORY_MS;
-      });
-    }
-    void frame.then(answer);
+    run.then(
+      (value) => settle(this.outcomeFrame({ ok: true, value })),
+      (error) => settle(error instanceof NotOwnerError ? "R" : this.outcomeFrame({ ok: false, error })),
+    );
   }
 
-  /** Drops settled asks past their memory, oldest first (a Map iterates in insertion order). */
-  private forgetOldAsks(): void {
-    const now = performance.now();
-    for (const [id, entry] of this.asks) {
-      if (entry.until > now) {
-        // Still running, or recent: later ones are younger. A long-running ask must not pin
-        // every later one, so look a little further past running ones only.
-        if (entry.until !== Infinity || this.asks.size < 10_000) return;
-        continue;
-      }
-      this.asks.delete(id);
+  /** "V" and the outcome; one the codec cannot carry becomes that failure. */
+  private outcomeFrame(outcome: Outcome): string {
+    try {
+      return `V${this.codec.encodeReply(outcome)}`;
+    } catch (err) {
+      return `V${this.codec.encodeReply({ ok: false, error: err })}`;
     }
   }
 
@@ -586,6 +700,32 @@ export class NatsPlacement implements Placement {
     const n = (this.inflight.get(p) ?? 1) - 1;
     if (n <= 0) this.inflight.delete(p);
     else this.inflight.set(p, n);
+  }
+}
+
+/** Messages longer than this (characters) travel alone; envelopes stay well under NATS's 1 MB. */
+const MAX_ENVELOPED = 16_000;
+const MAX_ENVELOPE = 200_000;
+/** How long a "no responders" to an envelope is still handed to its asks (it comes within a round trip). */
+const ENVELOPE_MEMORY_MS = 2_000;
+/** The last token of an envelope's subject: `{node subject}.B`, `{inbox}.B` (tokens of asks are lower-case base 36). */
+const ENVELOPE = "B";
+/** How long a node that answered an envelope "no responders" is sent none. */
+const PLAIN_MS = 10_000;
+
+/** Calls `each(label, data)` for every message of an envelope made by `envelope`. */
+function unpack(text: string, each: (label: string, data: string) => void): void {
+  let at = 1;
+  while (at < text.length) {
+    const space = text.indexOf(" ", at);
+    const nl = text.indexOf("\n", space + 1);
+    if (space < 0 || nl < 0) throw new Error("malformed placement envelope");
+    const labelLength = Number(text.slice(at, space));
+    const dataLength = Number(text.slice(space + 1, nl));
+    const end = nl + 1 + labelLength + dataLength;
+    if (!Number.isInteger(labelLength) || !Number.isInteger(dataLength) || labelLength < 0 || dataLength < 0 || end > text.length) throw new Error("malformed placement envelope");
+    each(text.slice(nl + 1, nl + 1 + labelLength), text.slice(nl + 1 + labelLength, end));
+    at = end;
   }
 }
 
