@@ -122,6 +122,9 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
     references: threading.references,
   });
   const { raw, sha256: rawSha256 } = composed;
+  // Read before storeLarge, which may move the raw bytes to the thread that writes them.
+  const rawHeaders = readHead(raw);
+  const rawSize = raw.byteLength;
   const stored = await storeLarge(deps, composed);
   const now = new Date();
   const result = await deps.db
@@ -164,10 +167,10 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
           references: threading.references,
           textBody: stored.text ? stagedText(stored.text) : fields.textBody,
           htmlBody: stored.html ? stagedText(stored.html) : fields.htmlBody,
-          headers: readHead(raw),
+          headers: rawHeaders,
           riskLevel: "low",
           rawSha256,
-          rawSize: raw.byteLength,
+          rawSize,
           envelope: { mailFrom: mailbox.emailAddress, rcptTo: recipients, remoteAddress: null, heloName: null },
           replyTokenId: tokenId,
           createdAt: now,
@@ -202,15 +205,17 @@ const STAGE_BODIES_FROM = 256 * 1024;
  * parameters goes ahead of it as binary on the native client (src/mail/blobs.ts): the raw
  * message (content-addressed, so a blob whose transaction then fails is only an unreferenced
  * copy) and, for a large send, the bodies, which the transaction copies from `body_stage`.
- * On PGlite everything stays in the transaction.
+ * The bytes are moved to the thread that writes them (src/mail/native-blobs.ts): the
+ * composed raw message and bodies are not used again here. On PGlite everything stays in the
+ * transaction.
  */
 async function storeLarge(deps: WriteContext["deps"], composed: Composed): Promise<{ text: string | null; html: string | null; staged: string[] }> {
   const none = { text: null, html: null, staged: [] };
   if (!deps.native) return none;
-  await deps.native.write([{ sha256: composed.sha256, bytes: composed.raw }]);
+  await deps.native.write([{ sha256: composed.sha256, bytes: composed.raw }], { move: true });
   const { text, html } = composed.bodies;
   if ((text?.byteLength ?? 0) + (html?.byteLength ?? 0) < STAGE_BODIES_FROM) return none;
-  const staged = await deps.native.stageTexts([text, html].filter((b) => b !== null));
+  const staged = await deps.native.stageTexts([text, html].filter((b) => b !== null), { move: true });
   return { text: text ? staged[0]! : null, html: html ? staged[text ? 1 : 0]! : null, staged };
 }
 
