@@ -6,6 +6,7 @@ import { AppError, notFound } from "../../src/errors.ts";
 import { enqueueJob } from "../../src/jobs/outbox.ts";
 import { MESSAGE_EVENT_PAYLOAD_SQL } from "../../src/mail/events.ts";
 import { dropStagedTexts, putBlobs, stagedText } from "../../src/mail/blobs.ts";
+import { bodyHead, bodyString, type BodyText } from "../../src/domain/body-text.ts";
 import type { Composed } from "../../src/mail/outbound/composer.ts";
 import { snippetOf } from "../../src/mail/extract.ts";
 import { readHead } from "../../src/mail/parse/head.ts";
@@ -109,6 +110,8 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
   const token = newReplyToken();
   const alias = replyAlias(mailbox.emailAddress, token);
   const messageIdHeader = `<${id}@${deps.mailDomain}>`;
+  // Before composing, which takes the bodies given as bytes.
+  const snippet = snippetOf(bodyHead(fields.textBody ?? ""));
   const composed = await deps.composer.compose({
     from: mailbox.emailAddress,
     to: fields.to,
@@ -126,6 +129,10 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
   const rawHeaders = readHead(raw);
   const rawSize = raw.byteLength;
   const stored = await storeLarge(deps, composed);
+  // The bodies as text where the row takes them as parameters (not staged): a body given as
+  // bytes went to the composer, and its bytes came back (staging alone moves them on).
+  const textBody = stored.text ? null : asText(fields.textBody, composed.bodies.text);
+  const htmlBody = stored.html ? null : asText(fields.htmlBody, composed.bodies.html);
   const now = new Date();
   const result = await deps.db
     .transaction(async (tx) => {
@@ -161,12 +168,12 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
           bcc: fields.bcc,
           replyTo: [alias],
           subject: fields.subject,
-          snippet: snippetOf(fields.textBody ?? ""),
+          snippet,
           messageIdHeader,
           inReplyTo: threading.inReplyTo,
           references: threading.references,
-          textBody: stored.text ? stagedText(stored.text) : fields.textBody,
-          htmlBody: stored.html ? stagedText(stored.html) : fields.htmlBody,
+          textBody: stored.text ? stagedText(stored.text) : textBody,
+          htmlBody: stored.html ? stagedText(stored.html) : htmlBody,
           headers: rawHeaders,
           riskLevel: "low",
           rawSha256,
@@ -188,7 +195,9 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
       const jobId = await enqueueJob(tx, "mail.deliver", mailbox.id, { message_id: id });
       if (threading.draftId) await tx.delete(drafts).where(eq(drafts.id, threading.draftId));
       if (stored.staged.length > 0) await dropStagedTexts(tx, stored.staged);
-      return { message: { ...message!, textBody: fields.textBody, htmlBody: fields.htmlBody } as MessageRow, jobId };
+      // A staged body given as bytes is not made a string here: the answer splices its JSON (Dispatched.bodiesJson).
+      const given = (body: BodyText | null, text: string | null) => text ?? (typeof body === "string" ? body : null);
+      return { message: { ...message!, textBody: given(fields.textBody, textBody), htmlBody: given(fields.htmlBody, htmlBody) } as MessageRow, jobId };
     })
     .catch(async (err: unknown) => {
       if (stored.staged.length > 0) await dropStagedTexts(deps.db, stored.staged).catch(() => {});
@@ -196,6 +205,8 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
     });
   return { ...result, replyTo: alias, bodiesJson: composed.bodiesJson };
 }
+
+const asText = (given: BodyText | null, back: Uint8Array | null): string | null => (given === null ? null : typeof given === "string" ? given : bodyString(back!));
 
 /** Bodies from this size (both together, UTF-8) are staged rather than sent as text parameters. */
 const STAGE_BODIES_FROM = 256 * 1024;
