@@ -46,7 +46,9 @@ export async function startService(env: Record<string, string>, timeoutMs = 120_
   const t0 = performance.now();
   // BENCH_CPU_PROF=<dir> writes a CPU profile of the service (markdown) there on exit.
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const proc = Bun.spawn([BUN, ...profile, "src/main.ts"], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdout: "pipe", stderr: "inherit" });
+  // BENCH_LOOP_TRACE=<ms> reports the service thread's event-loop gaps past <ms> (bench/loop-trace.ts).
+  const trace = process.env.BENCH_LOOP_TRACE ? ["--preload", "./bench/loop-trace.ts"] : [];
+  const proc = Bun.spawn([BUN, ...profile, ...trace, "src/main.ts"], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdout: "pipe", stderr: "inherit" });
   const lines: string[] = [];
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();
