@@ -56,7 +56,9 @@ export async function startService(env: Record<string, string>, timeoutMs = 120_
   // BENCH_CPU_PROF_JSON=1 makes it a .cpuprofile instead (bench/profile-parts.ts reads those).
   const format = process.env.BENCH_CPU_PROF_JSON === "1" ? "--cpu-prof" : "--cpu-prof-md";
   const profile = process.env.BENCH_CPU_PROF ? [format, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const proc = Bun.spawn([BUN, ...profile, "src/main.ts"], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdout: "pipe", stderr: "inherit" });
+  // BENCH_LOOP_TRACE=<ms> reports the service thread's event-loop gaps past <ms> (bench/loop-trace.ts).
+  const trace = process.env.BENCH_LOOP_TRACE ? ["--preload", "./bench/loop-trace.ts"] : [];
+  const proc = Bun.spawn([BUN, ...profile, ...trace, "src/main.ts"], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdout: "pipe", stderr: "inherit" });
   const lines: string[] = [];
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();

@@ -33,7 +33,7 @@ import { readFileSync } from "node:fs";
 import { JobRunner } from "./jobs/runner.ts";
 import { Assessor } from "./mail/assess/index.ts";
 import { Ingest } from "./mail/ingest.ts";
-import { nativeBlobWriter } from "./mail/blobs.ts";
+import { offThreadBlobs } from "./mail/native-blobs.ts";
 import { RecentRaw } from "./mail/recent-raw.ts";
 import { Deliverer } from "./mail/outbound/deliver.ts";
 import { MailParser } from "./mail/parse/index.ts";
@@ -116,8 +116,9 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const validators = new SchemaValidators({ timeoutMs: config.schemaValidationTimeoutMs });
     cleanups.push(() => validators.close());
     // On PostgreSQL large values (raw messages, a large send's bodies) go through a client that
-    // sends and reads them as binary (src/mail/blobs.ts). Closed after the actors have drained.
-    const blobWriter = config.databaseUrl ? nativeBlobWriter(config.databaseUrl) : undefined;
+    // sends and reads them as binary (src/mail/blobs.ts), on threads of its own
+    // (src/mail/native-blobs.ts). Closed after the actors have drained.
+    const blobWriter = config.databaseUrl ? offThreadBlobs(config.databaseUrl) : undefined;
     if (blobWriter) cleanups.push(() => blobWriter.close());
     // Outgoing messages are composed in a worker: a large send is hundreds of ms of MIME encoding.
     const composer = new Composer();

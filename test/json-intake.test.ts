@@ -141,3 +141,33 @@ describe("over HTTP", () => {
     expect(res.body.draft.text_body).toBe(pad);
   });
 });
+
+describe("a route's large text fields cross back as UTF-8 bytes", () => {
+  const big = "é€".repeat(40_000) + "end"; // past 64 KiB of UTF-8, not ASCII
+  test("a large field comes out of the body as its UTF-8 bytes; a small one stays a string", async () => {
+    const body = { to: ["a@example.com"], subject: "s", textBody: big, id: undefined };
+    const parsed = (await intake.parse(bytes(body), schemaToWire(Send), ["textBody", "subject"])) as Record<string, unknown>;
+    expect(parsed instanceof BodyRefusal).toBe(false);
+    expect(parsed.textBody).toBeUndefined();
+    expect(parsed.subject).toBe("s");
+    const texts = intake.texts(parsed)!;
+    expect(Object.keys(texts)).toEqual(["textBody"]);
+    expect(new TextDecoder().decode(texts.textBody!.bytes)).toBe(big);
+    expect(texts.textBody!.sha256).toBe(new Bun.CryptoHasher("sha256").update(big).digest("hex"));
+  });
+
+  test("the fingerprint of a body is the same whether its large text came as a string or as bytes", async () => {
+    const { fingerprint } = await import("../src/http/idempotency.ts");
+    const body = { to: ["a@example.com"], subject: "s", textBody: big };
+    const parsed = (await intake.parse(bytes(body), schemaToWire(Send), ["textBody"])) as Record<string, unknown>;
+    const detached = fingerprint("POST", "/x", parsed, intake.texts(parsed));
+    expect(detached).toBe(fingerprint("POST", "/x", body));
+    expect(detached).not.toBe(fingerprint("POST", "/x", { ...body, textBody: big + "!" }));
+  });
+
+  test("a refused body keeps nothing back", async () => {
+    const parsed = await intake.parse(bytes({ to: [], subject: "s", textBody: big }), schemaToWire(Send), ["textBody"]);
+    expect(parsed instanceof BodyRefusal).toBe(true);
+    expect(intake.texts(parsed)).toBeUndefined();
+  });
+});

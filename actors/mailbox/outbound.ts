@@ -6,6 +6,7 @@ import { AppError, notFound } from "../../src/errors.ts";
 import { enqueueJob } from "../../src/jobs/outbox.ts";
 import { MESSAGE_EVENT_PAYLOAD_SQL } from "../../src/mail/events.ts";
 import { dropStagedTexts, putBlobs, stagedText } from "../../src/mail/blobs.ts";
+import { bodyHead, bodyString, type BodyText } from "../../src/domain/body-text.ts";
 import type { Composed } from "../../src/mail/outbound/composer.ts";
 import { snippetOf } from "../../src/mail/extract.ts";
 import { readHead } from "../../src/mail/parse/head.ts";
@@ -109,6 +110,8 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
   const token = newReplyToken();
   const alias = replyAlias(mailbox.emailAddress, token);
   const messageIdHeader = `<${id}@${deps.mailDomain}>`;
+  // Before composing, which takes the bodies given as bytes.
+  const snippet = snippetOf(bodyHead(fields.textBody ?? ""));
   const composed = await deps.composer.compose({
     from: mailbox.emailAddress,
     to: fields.to,
@@ -122,7 +125,14 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
     references: threading.references,
   });
   const { raw, sha256: rawSha256 } = composed;
+  // Read before storeLarge, which may move the raw bytes to the thread that writes them.
+  const rawHeaders = readHead(raw);
+  const rawSize = raw.byteLength;
   const stored = await storeLarge(deps, composed);
+  // The bodies as text where the row takes them as parameters (not staged): a body given as
+  // bytes went to the composer, and its bytes came back (staging alone moves them on).
+  const textBody = stored.text ? null : asText(fields.textBody, composed.bodies.text);
+  const htmlBody = stored.html ? null : asText(fields.htmlBody, composed.bodies.html);
   const now = new Date();
   const result = await deps.db
     .transaction(async (tx) => {
@@ -158,16 +168,16 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
           bcc: fields.bcc,
           replyTo: [alias],
           subject: fields.subject,
-          snippet: snippetOf(fields.textBody ?? ""),
+          snippet,
           messageIdHeader,
           inReplyTo: threading.inReplyTo,
           references: threading.references,
-          textBody: stored.text ? stagedText(stored.text) : fields.textBody,
-          htmlBody: stored.html ? stagedText(stored.html) : fields.htmlBody,
-          headers: readHead(raw),
+          textBody: stored.text ? stagedText(stored.text) : textBody,
+          htmlBody: stored.html ? stagedText(stored.html) : htmlBody,
+          headers: rawHeaders,
           riskLevel: "low",
           rawSha256,
-          rawSize: raw.byteLength,
+          rawSize,
           envelope: { mailFrom: mailbox.emailAddress, rcptTo: recipients, remoteAddress: null, heloName: null },
           replyTokenId: tokenId,
           createdAt: now,
@@ -185,7 +195,9 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
       const jobId = await enqueueJob(tx, "mail.deliver", mailbox.id, { message_id: id });
       if (threading.draftId) await tx.delete(drafts).where(eq(drafts.id, threading.draftId));
       if (stored.staged.length > 0) await dropStagedTexts(tx, stored.staged);
-      return { message: { ...message!, textBody: fields.textBody, htmlBody: fields.htmlBody } as MessageRow, jobId };
+      // A staged body given as bytes is not made a string here: the answer splices its JSON (Dispatched.bodiesJson).
+      const given = (body: BodyText | null, text: string | null) => text ?? (typeof body === "string" ? body : null);
+      return { message: { ...message!, textBody: given(fields.textBody, textBody), htmlBody: given(fields.htmlBody, htmlBody) } as MessageRow, jobId };
     })
     .catch(async (err: unknown) => {
       if (stored.staged.length > 0) await dropStagedTexts(deps.db, stored.staged).catch(() => {});
@@ -193,6 +205,8 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
     });
   return { ...result, replyTo: alias, bodiesJson: composed.bodiesJson };
 }
+
+const asText = (given: BodyText | null, back: Uint8Array | null): string | null => (given === null ? null : typeof given === "string" ? given : bodyString(back!));
 
 /** Bodies from this size (both together, UTF-8) are staged rather than sent as text parameters. */
 const STAGE_BODIES_FROM = 256 * 1024;
@@ -202,15 +216,17 @@ const STAGE_BODIES_FROM = 256 * 1024;
  * parameters goes ahead of it as binary on the native client (src/mail/blobs.ts): the raw
  * message (content-addressed, so a blob whose transaction then fails is only an unreferenced
  * copy) and, for a large send, the bodies, which the transaction copies from `body_stage`.
- * On PGlite everything stays in the transaction.
+ * The bytes are moved to the thread that writes them (src/mail/native-blobs.ts): the
+ * composed raw message and bodies are not used again here. On PGlite everything stays in the
+ * transaction.
  */
 async function storeLarge(deps: WriteContext["deps"], composed: Composed): Promise<{ text: string | null; html: string | null; staged: string[] }> {
   const none = { text: null, html: null, staged: [] };
   if (!deps.native) return none;
-  await deps.native.write([{ sha256: composed.sha256, bytes: composed.raw }]);
+  await deps.native.write([{ sha256: composed.sha256, bytes: composed.raw }], { move: true });
   const { text, html } = composed.bodies;
   if ((text?.byteLength ?? 0) + (html?.byteLength ?? 0) < STAGE_BODIES_FROM) return none;
-  const staged = await deps.native.stageTexts([text, html].filter((b) => b !== null));
+  const staged = await deps.native.stageTexts([text, html].filter((b) => b !== null), { move: true });
   return { text: text ? staged[0]! : null, html: html ? staged[text ? 1 : 0]! : null, staged };
 }
 

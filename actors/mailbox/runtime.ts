@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { bodyString, type BodyText } from "../../src/domain/body-text.ts";
 import { agentRuntimeBindings, agentRuntimeEvents, apiKeys, type AgentRuntimeBindingRow, type DraftRow, type PolicyMode } from "../../db/schema/index.ts";
 import { issueSecret } from "../../src/auth/tokens.ts";
 import { newId } from "../../src/domain/ids.ts";
@@ -81,7 +82,7 @@ export type Held = { disposition: "observed" } | { disposition: "draft"; draft: 
 
 /** An agent runtime's send that its binding's mode holds (README "Agent-runtime binding"); logged either way. */
 export async function holdSend(ctx: WriteContext, mode: HoldingMode, fields: OutgoingFields): Promise<Held> {
-  return hold(ctx, mode, fields, null);
+  return hold(ctx, mode, { ...fields, textBody: text(fields.textBody), htmlBody: text(fields.htmlBody) }, null);
 }
 
 /** An agent runtime's reply that its binding's mode holds: as a draft, it is sent as this reply once approved. */
@@ -89,9 +90,12 @@ export async function holdReply(ctx: WriteContext, mode: HoldingMode, messageId:
   const original = await ownMessage(ctx, messageId);
   if (!original) throw notFound("message", messageId);
   const { to, subject } = replyAddressing(original);
-  const draft = { to, cc: fields.cc ?? [], bcc: fields.bcc ?? [], subject, textBody: fields.textBody ?? null, htmlBody: fields.htmlBody ?? null, inReplyToMessageId: messageId };
+  const draft = { to, cc: fields.cc ?? [], bcc: fields.bcc ?? [], subject, textBody: text(fields.textBody), htmlBody: text(fields.htmlBody), inReplyToMessageId: messageId };
   return hold(ctx, mode, draft, messageId);
 }
+
+/** A held send becomes a draft, whose bodies are text. */
+const text = (body: BodyText | null | undefined): string | null => (body === null || body === undefined ? null : bodyString(body));
 
 async function hold(ctx: WriteContext, mode: HoldingMode, draft: DraftFields, messageId: string | null): Promise<Held> {
   if (mode === "observe") {

@@ -6,7 +6,7 @@ import type { KeyStore } from "../../src/auth/key-store.ts";
 import type { SecretBox } from "../../src/crypto/secret-box.ts";
 import type { ArrivalHead } from "../../src/mail/arrival-head.ts";
 import type { Composer } from "../../src/mail/outbound/composer.ts";
-import type { NativeBlobs } from "../../src/mail/blobs.ts";
+import type { OffThreadBlobs } from "../../src/mail/native-blobs.ts";
 import type { Envelope, ProcessedMail } from "../../src/mail/types.ts";
 import type { SlidingWindow } from "./rate-window.ts";
 
@@ -112,7 +112,7 @@ export interface MailboxActorDeps {
   /** Builds outgoing messages in a worker (src/mail/outbound/composer.ts). */
   composer: Composer;
   /** On PostgreSQL, the client that moves large values as binary (src/mail/blobs.ts); absent on PGlite. */
-  native?: NativeBlobs;
+  native?: OffThreadBlobs;
   /** Compiled action schemas, shared by every mailbox of the node. */
   validators: SchemaValidators;
   /** After a commit: hands new deliveries to the transport and wakes the job runner. */

@@ -1,28 +1,30 @@
 import type { MessageRow } from "../../db/schema/index.ts";
+import { holdsNul, type BodyText } from "./body-text.ts";
 import { AppError } from "../errors.ts";
 import { checkAddress } from "./email.ts";
 import { DRAFT_LIMITS } from "./drafts.ts";
 
-/** A message about to be sent: what send, reply and draft send all come down to. */
+/** A message about to be sent: what send, reply and draft send all come down to. A large body may be its UTF-8 bytes (./body-text.ts). */
 export interface OutgoingFields {
   to: string[];
   cc: string[];
   bcc: string[];
   subject: string;
-  textBody: string | null;
-  htmlBody: string | null;
+  textBody: BodyText | null;
+  htmlBody: BodyText | null;
 }
 
 /** What a reply may set; the recipients and subject come from the message answered. */
 export interface ReplyFields {
-  textBody?: string | null;
-  htmlBody?: string | null;
+  textBody?: BodyText | null;
+  htmlBody?: BodyText | null;
   cc?: string[];
   bcc?: string[];
 }
 
 /** A message queued for sending: the mailbox actor's answer to send, reply and draft send. */
 export interface Dispatched {
+  /** The stored row with the bodies as sent; a body given as bytes and staged is null here (its JSON is in bodiesJson). */
   message: MessageRow;
   /** The mail.deliver job: the caller runs its first attempt at once. */
   jobId: string;
@@ -55,7 +57,8 @@ export function checkOutgoing(fields: OutgoingFields, opts: { bodyRequired: bool
   if (total > DRAFT_LIMITS.recipients) problems.push({ path: "body.to", message: `at most ${DRAFT_LIMITS.recipients} recipients in to, cc and bcc together` });
   if (/[\r\n\0]/.test(fields.subject)) problems.push({ path: "body.subject", message: "must not contain CR, LF or NUL" });
   for (const body of ["textBody", "htmlBody"] as const) {
-    if (fields[body]?.includes("\0")) problems.push({ path: `body.${body}`, message: "must not contain NUL" });
+    const value = fields[body];
+    if (value && holdsNul(value)) problems.push({ path: `body.${body}`, message: "must not contain NUL" });
   }
   if (opts.bodyRequired && !fields.textBody && !fields.htmlBody) problems.push({ path: "body.textBody", message: "give textBody or htmlBody" });
   if (problems.length > 0) throw new AppError("validation_error", `${problems[0]!.path}: ${problems[0]!.message}`, { fields: problems });

@@ -29,7 +29,7 @@ import { messageRoutes } from "./messages/index.ts";
 import { threadRoutes } from "./threads/index.ts";
 import type { EventFeed } from "../events/feed.ts";
 import { eventRoutes } from "./events/index.ts";
-import { sendRoutes } from "./send/index.ts";
+import { SEND_TEXT_FIELDS, sendRoutes } from "./send/index.ts";
 import { actionRoutes } from "./actions/index.ts";
 import { autopilotRoutes } from "./autopilot/index.ts";
 import { protocolRoutes } from "./protocol/index.ts";
@@ -80,7 +80,7 @@ export interface HttpDeps {
 export function createHttpApp(deps: HttpDeps) {
   // Read from the routes once they are all registered (the first request), not kept by hand.
   let bodies: Map<string, RouteBody> | undefined;
-  const bodyOf = (routeKey: string) => (bodies ??= routeBodies(app.routes as never)).get(routeKey);
+  const bodyOf = (routeKey: string) => (bodies ??= routeBodies(app.routes as never, SEND_TEXT_FIELDS)).get(routeKey);
   const pipeline = requestPipeline({ authenticator: deps.authenticator, mailboxes: deps.mailboxes, owners: deps.owners, idempotency: deps.idempotency, log: deps.log, maxJsonBytes: 10 * 1024 * 1024, json: deps.json, maxMessageBytes: deps.mail.maxMessageBytes, bodyOf });
   // normalize: false, so a schema with additionalProperties: false refuses unknown fields (a
   // typo in a PUT must not pass as "no change") instead of silently dropping them.

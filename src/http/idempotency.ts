@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.ts";
 import { idempotencyKeys } from "../../db/schema/index.ts";
 import { deriveKey, seal, unseal } from "../crypto/seal.ts";
 import { AppError } from "../errors.ts";
+import { LARGE_TEXT_BYTES, type DetachedTexts } from "./json-parse.ts";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 const KEY_RE = /^[\x20-\x7e]{1,255}$/;
@@ -19,13 +20,28 @@ export function readIdempotencyKey(value: string | null | undefined): string | n
   return value;
 }
 
-/** Same method, path (with query) and JSON body, whatever the key order or white space. */
-export function fingerprint(method: string, pathWithQuery: string, body: unknown): string {
-  return createHash("sha256").update(`${method}\n${pathWithQuery}\n${canonicalJson(body)}`).digest("hex");
+/**
+ * Same method, path (with query) and JSON body, whatever the key order or white space. A large
+ * string (LARGE_TEXT_BYTES of UTF-8 or more) stands as the digest of its UTF-8, whether it came
+ * as a string or was taken out of the body as bytes by the JSON worker (`texts`, with the digest
+ * it made there): the same body always has the same fingerprint, and the event loop never
+ * serialises megabytes of body to get one.
+ */
+export function fingerprint(method: string, pathWithQuery: string, body: unknown, texts?: DetachedTexts): string {
+  const whole = texts && body !== null && typeof body === "object" ? { ...body, ...Object.fromEntries(Object.entries(texts).map(([k, t]) => [k, new TextDigest(t.sha256)])) } : body;
+  return createHash("sha256").update(`${method}\n${pathWithQuery}\n${canonicalJson(whole)}`).digest("hex");
+}
+
+class TextDigest {
+  constructor(readonly sha256: string) {}
 }
 
 function canonicalJson(v: unknown): string {
   if (v === undefined) return "";
+  if (v instanceof TextDigest) return `text:${v.sha256}`;
+  if (typeof v === "string" && v.length * 3 >= LARGE_TEXT_BYTES && Buffer.byteLength(v, "utf8") >= LARGE_TEXT_BYTES) {
+    return `text:${createHash("sha256").update(v, "utf8").digest("hex")}`;
+  }
   // A raw body (message/rfc822): its digest stands for it.
   if (v instanceof Uint8Array) return `bytes:${createHash("sha256").update(v).digest("hex")}`;
   if (v === null || typeof v !== "object") return JSON.stringify(v);

@@ -1,9 +1,9 @@
 import { AppError } from "../errors.ts";
 import { WorkerPool } from "../workers/pool.ts";
-import { BodyRefusal, fromWire, parseJsonObject, type ParseWire } from "./json-parse.ts";
+import { BodyRefusal, fromWire, parseJsonObject, type DetachedTexts, type ParseWire } from "./json-parse.ts";
 
 /** What the JSON worker is asked: the bytes, and the route's body schema (schema-wire.ts) to check them against. */
-export type JsonRequest = { bytes: Uint8Array; schema?: string };
+export type JsonRequest = { bytes: Uint8Array; schema?: string; /** Top-level string fields to hand back as bytes when large (detachTexts). */ texts?: readonly string[] };
 
 export interface JsonIntakeOptions {
   workers: number;
@@ -24,6 +24,7 @@ export class JsonIntake {
   readonly #pool: WorkerPool<JsonRequest, ParseWire>;
   readonly #inlineMaxBytes: number;
   readonly #checked = new WeakSet<object>();
+  readonly #texts = new WeakMap<object, DetachedTexts>();
 
   constructor(opts: JsonIntakeOptions) {
     this.#pool = new WorkerPool({ url: new URL("./json-worker.ts", import.meta.url), workers: opts.workers, timeoutMs: opts.timeoutMs });
@@ -31,14 +32,18 @@ export class JsonIntake {
   }
 
   /** `schema` is the route's body schema in wire form (schema-wire.ts); without it only the parse happens off the loop. */
-  async parse(bytes: Uint8Array, schema?: string): Promise<object | null | BodyRefusal> {
+  async parse(bytes: Uint8Array, schema?: string, texts?: readonly string[]): Promise<object | null | BodyRefusal> {
     if (bytes.byteLength <= this.#inlineMaxBytes) return parseJsonObject(bytes);
     // Move the bytes to the worker when they own their buffer; a view into a shared one is copied.
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-    const outcome = await this.#pool.run(schema === undefined ? { bytes: own } : { bytes: own, schema }, [own.buffer as ArrayBuffer]);
+    const request: JsonRequest = schema === undefined ? { bytes: own } : { bytes: own, schema, ...(texts && texts.length > 0 ? { texts } : {}) };
+    const outcome = await this.#pool.run(request, [own.buffer as ArrayBuffer]);
     if (outcome.ok) {
       const parsed = fromWire(outcome.value);
-      if (outcome.value.kind === "value" && outcome.value.checked && parsed !== null && !(parsed instanceof BodyRefusal)) this.#checked.add(parsed);
+      if (outcome.value.kind === "value" && outcome.value.checked && parsed !== null && !(parsed instanceof BodyRefusal)) {
+        this.#checked.add(parsed);
+        if (outcome.value.texts) this.#texts.set(parsed, outcome.value.texts);
+      }
       return parsed;
     }
     // Nothing was applied: the request never reached its handler.
@@ -48,6 +53,11 @@ export class JsonIntake {
   /** Whether `body` came from parse() already checked against the schema it was given. */
   checked(body: unknown): boolean {
     return typeof body === "object" && body !== null && this.#checked.has(body);
+  }
+
+  /** The large fields parse() took out of `body` as UTF-8 bytes, if any. */
+  texts(body: unknown): DetachedTexts | undefined {
+    return typeof body === "object" && body !== null ? this.#texts.get(body) : undefined;
   }
 
   close(): Promise<void> {

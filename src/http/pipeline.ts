@@ -41,6 +41,8 @@ export interface DerivedContext {
   /** Set when the caller is an agent runtime's key: its tier (already checked) and policy mode. */
   runtime: RuntimeAccess | null;
   idempotency: { key: string; fingerprint: string } | null;
+  /** Large body fields the JSON worker handed over as UTF-8 bytes, taken out of the body (RouteBody.texts). */
+  texts: Record<string, Uint8Array> | null;
 }
 
 /** What the pipeline knows of one request, across its hooks. */
@@ -85,7 +87,7 @@ export function requestPipeline(deps: PipelineDeps) {
         if (!request.body) return undefined;
         return new BodyRefusal(new AppError("unsupported_media_type", `this route takes ${raw.join(" or ")}`, { accepted: raw }));
       }
-      return readJsonBody(request, media, deps.maxJsonBytes, deps.json, routeBody?.wireSchema);
+      return readJsonBody(request, media, deps.maxJsonBytes, deps.json, routeBody?.wireSchema, routeBody?.texts);
     })
     // The request id header is set here and in onError, which together see every request;
     // an onRequest hook for it would cost every request one more step.
@@ -125,16 +127,18 @@ export function requestPipeline(deps: PipelineDeps) {
       // A large body was checked already in the JSON worker that parsed it.
       if (!deps.json.checked(body)) deps.bodyOf(`${request.method} ${route}`)?.check?.(body);
 
+      const detached = deps.json.texts(body);
+      const texts = detached ? Object.fromEntries(Object.entries(detached).map(([field, t]) => [field, t.bytes])) : null;
       let idempotency: { key: string; fingerprint: string } | null = null;
       if (MUTATING.has(request.method)) {
         const key = readIdempotencyKey(headers[IDEMPOTENCY_HEADER]);
         if (key !== null) {
           const url = request.url;
           const query = url.indexOf("?");
-          idempotency = { key, fingerprint: fingerprint(request.method, query < 0 ? path : path + url.slice(query), body) };
+          idempotency = { key, fingerprint: fingerprint(request.method, query < 0 ? path : path + url.slice(query), body, detached) };
         }
       }
-      return { principal, idempotency, runtime };
+      return { principal, idempotency, runtime, texts };
     })
     .onError({ as: "global" }, async ({ request, code, error, set, path }) => {
       const s = stateOf(request);

@@ -67,51 +67,7 @@ export type BlobItem = { sha256: string; bytes: Uint8Array };
 /** Writes blobs durably (duplicates are no-ops); resolves once committed. */
 export type WriteBlobs = (items: BlobItem[]) => Promise<void>;
 
-/** Large values moved between the service and PostgreSQL without passing through postgres.js. */
-export interface NativeBlobs {
-  write: WriteBlobs;
-  /** A blob's bytes, received as binary (no base64 or hex decoding on the event loop). */
-  read(sha256: string): Promise<Uint8Array | undefined>;
-  /**
-   * Writes UTF-8 texts to `body_stage` (migration 0012) and answers their ids, so that a
-   * transaction on the main client can copy them into text columns inside the database
-   * (`stagedText`), instead of sending megabytes as text parameters.
-   */
-  stageTexts(texts: Uint8Array[]): Promise<string[]>;
-  close(): Promise<void>;
-}
-
-/**
- * Blob writes and reads on PostgreSQL through Bun's own client, on connections of their own:
- * it sends a Buffer parameter as binary bytea and reads bytea as a Buffer natively, where
- * postgres.js can only send text (and spends several milliseconds of event-loop time per
- * 100 KiB writing it, tens per MiB reading it back). Only plain statements go this way;
- * everything transactional stays on the main client.
- */
-export function nativeBlobWriter(databaseUrl: string, connections = 2): NativeBlobs {
-  const client = new Bun.SQL(databaseUrl, { max: connections, connectionTimeout: 10 });
-  const buffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  return {
-    write: async (items) => {
-      const seen = new Set<string>();
-      const rows = items
-        .filter((i) => !seen.has(i.sha256) && seen.add(i.sha256))
-        .map((i) => ({ sha256: i.sha256, size: i.bytes.byteLength, bytes: buffer(i.bytes) }));
-      if (rows.length > 0) await client`insert into blobs ${client(rows, "sha256", "size", "bytes")} on conflict (sha256) do nothing`;
-    },
-    read: async (sha256) => {
-      const [row] = (await client`select bytes from blobs where sha256 = ${sha256} limit 1`) as { bytes: Uint8Array }[];
-      return row?.bytes;
-    },
-    stageTexts: async (texts) => {
-      if (texts.length === 0) return [];
-      const rows = texts.map((t) => ({ id: crypto.randomUUID(), bytes: buffer(t) }));
-      await client`insert into body_stage ${client(rows, "id", "bytes")}`;
-      return rows.map((r) => r.id);
-    },
-    close: () => client.close({ timeout: 5 }),
-  };
-}
+export { nativeBlobWriter, type NativeBlobs } from "./native-sql.ts";
 
 /** The text staged under `id` (NativeBlobs.stageTexts), as a value for an insert on the main client. */
 export const stagedText = (id: string) => sql<string>`(select convert_from(bytes, 'UTF8') from body_stage where id = ${id}::uuid)`;

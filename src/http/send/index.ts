@@ -57,6 +57,15 @@ const RUNTIME_NOTES =
 const SEND_NOTES =
   "Checks, in order: validation (400), suppression list (409 address_suppressed), mailbox disabled (403 mailbox_disabled), policy allow_outbound (403 outbound_disabled), the mailbox's sends per sliding hour (429). The first delivery attempt runs before the answer: status is `sent`, or `queued` while a relay failure is retried, or `failed`; GET …/delivery has the history.";
 
+/**
+ * The body fields of send and reply that the JSON worker hands over as UTF-8 bytes when large
+ * (src/http/json-intake.ts); the handlers read them from the context's `texts`.
+ */
+export const SEND_TEXT_FIELDS: Record<string, readonly string[]> = {
+  "POST /v1/mailboxes/:mailboxId/send": ["textBody", "htmlBody"],
+  "POST /v1/messages/:messageId/reply": ["textBody", "htmlBody"],
+};
+
 /** Send, reply and draft send: one path through the mailbox actor, then the first delivery attempt. */
 export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner: JobRunner, mutation: MutationHooks) {
   const answer = async (dispatched: Dispatched, set: { status?: number | string }) => {
@@ -73,8 +82,9 @@ export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner:
     const size = (json?.text?.byteLength ?? 0) + (json?.html?.byteLength ?? 0);
     if (!json || size < SPLICE_FROM) return answer;
     const slots: Record<string, Uint8Array> = {};
-    if (json.text && view.text_body !== null) slots.text_body = json.text;
-    if (json.html && view.html_body !== null) slots.html_body = json.html;
+    // A body's JSON exists when the body was given (a staged body given as bytes is null in the row).
+    if (json.text) slots.text_body = json.text;
+    if (json.html) slots.html_body = json.html;
     return splicedJson(answer, view, slots, 201) as unknown as typeof answer;
   };
   const ownerOr404 = async (kind: "message" | "draft", id: string) => {
@@ -99,7 +109,8 @@ export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner:
         "/v1/mailboxes/:mailboxId/send",
         async (ctx) => {
           const { params, body, set } = ctx;
-          const fields = { to: body.to, cc: body.cc ?? [], bcc: body.bcc ?? [], subject: body.subject, textBody: body.textBody ?? null, htmlBody: body.htmlBody ?? null };
+          const texts = (ctx as unknown as DerivedContext).texts;
+          const fields = { to: body.to, cc: body.cc ?? [], bcc: body.bcc ?? [], subject: body.subject, textBody: texts?.textBody ?? body.textBody ?? null, htmlBody: texts?.htmlBody ?? body.htmlBody ?? null };
           const mode = holding(ctx);
           return mode ? heldAnswer(await mailboxes.holdSend(params.mailboxId, mode, fields), set) : answer(await mailboxes.send(params.mailboxId, fields), set);
         },
@@ -111,9 +122,11 @@ export function sendRoutes(mailboxes: Mailboxes, owners: Owners, db: Db, runner:
           const { params, body, set } = ctx;
           const owner = await ownerOr404("message", params.messageId);
           const mode = holding(ctx);
+          const texts = (ctx as unknown as DerivedContext).texts;
+          const fields = texts ? { ...body, ...texts } : (body ?? {});
           // Held, a reply becomes a draft that, once approved, is sent as this reply.
-          if (mode) return heldAnswer(await mailboxes.holdReply(owner, mode, params.messageId, body ?? {}), set);
-          return answer(await mailboxes.reply(owner, params.messageId, body ?? {}), set);
+          if (mode) return heldAnswer(await mailboxes.holdReply(owner, mode, params.messageId, fields), set);
+          return answer(await mailboxes.reply(owner, params.messageId, fields), set);
         },
         {
           params: MessageParams,

@@ -8,6 +8,7 @@
  */
 import { AppError } from "../../errors.ts";
 import { WorkerPool } from "../../workers/pool.ts";
+import type { BodyText } from "../../domain/body-text.ts";
 import type { Composition } from "./compose.ts";
 
 export interface ComposerOptions {
@@ -36,7 +37,8 @@ export type Composed = {
 /** A buffer of its own, so it can be transferred (small Buffers share a pool). */
 export const ownBuffer = (b: Uint8Array): Uint8Array => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b.slice());
 
-const utf8 = (s: string | null) => (s === null ? null : ownBuffer(Buffer.from(s, "utf8")));
+/** Bodies given as bytes are moved to the composer thread: the caller must not use them again. */
+const utf8 = (body: BodyText | null) => (body === null ? null : typeof body === "string" ? ownBuffer(Buffer.from(body, "utf8")) : ownBuffer(body));
 
 export class Composer {
   readonly #pool: WorkerPool<ComposeRequest, Composed>;
@@ -46,7 +48,7 @@ export class Composer {
   }
 
   /** The RFC 5322 message of a send (compose.ts), built in a worker. */
-  async compose(c: Composition): Promise<Composed> {
+  async compose(c: Omit<Composition, "textBody" | "htmlBody"> & { textBody: BodyText | null; htmlBody: BodyText | null }): Promise<Composed> {
     const { textBody, htmlBody, ...composition } = c;
     const request: ComposeRequest = { composition, textBody: utf8(textBody), htmlBody: utf8(htmlBody) };
     const transfer = [request.textBody, request.htmlBody].filter((b) => b !== null).map((b) => b.buffer as ArrayBuffer);
