@@ -54,7 +54,7 @@ export function protocolRoutes(deps: { mailboxes: Mailboxes; db: Db; hosts: Prot
     if (!role) throw notFound("protocol message", messageId);
     return { recipient, ...found, role };
   };
-  const responsesOf = (messageId: string) => db.select().from(protocolResponses).where(eq(protocolResponses.protocolMessageId, messageId)).orderBy(asc(protocolResponses.createdAt), asc(protocolResponses.id));
+  const responsesOf = (messageId: string, from: Pick<Db, "select"> = db) => from.select().from(protocolResponses).where(eq(protocolResponses.protocolMessageId, messageId)).orderBy(asc(protocolResponses.createdAt), asc(protocolResponses.id));
 
   return new Elysia({ name: "agent-protocol" })
     .get(
@@ -77,8 +77,19 @@ export function protocolRoutes(deps: { mailboxes: Mailboxes; db: Db; hosts: Prot
       "/.agent/inbox/:messageId",
       async (ctx) => {
         const { request, params } = ctx;
-        const found = await locate(request, (ctx as unknown as DerivedContext).principal, params.messageId);
-        return messageView(found.message, found.protocol, await responsesOf(found.message.id));
+        const principal = (ctx as unknown as DerivedContext).principal;
+        const { recipient } = await locate(request, principal, params.messageId);
+        // The status and the responses from one snapshot: an answer commits both together, and
+        // two separate reads could show a response beside a status that is not yet "responded".
+        const { found, responses } = await db.transaction(
+          async (tx) => {
+            const found = await ownProtocolMessage(tx, recipient, params.messageId);
+            if (!found) throw notFound("protocol message", params.messageId);
+            return { found, responses: await responsesOf(found.message.id, tx) };
+          },
+          { isolationLevel: "repeatable read", accessMode: "read only" },
+        );
+        return messageView(found.message, found.protocol, responses);
       },
       { params: InboxParams, response: { 200: ProtocolMessage }, detail: { summary: "Status of a protocol message", description: "For the sender and the recipient mailbox only; anyone else gets 404.", tags: ["Agent protocol"] } },
     )
