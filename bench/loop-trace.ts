@@ -20,7 +20,7 @@ setInterval(() => {
   const s = sched();
   const gap = now - last;
   if (gap > threshold) {
-    process.stderr.write(`LOOPGAP ${gap.toFixed(1)} ms: on cpu ${(s.run - lastSched.run).toFixed(1)} ms, waiting ${(s.wait - lastSched.wait).toFixed(1)} ms\n`);
+    process.stderr.write(`LOOPGAP ${gap.toFixed(1)} ms ending at ${now.toFixed(0)}: on cpu ${(s.run - lastSched.run).toFixed(1)} ms, waiting ${(s.wait - lastSched.wait).toFixed(1)} ms\n`);
   }
   last = now;
   lastSched = s;

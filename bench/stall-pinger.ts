@@ -1,14 +1,12 @@
 /**
- * The /health pinger of bench/stall.ts, on its own thread so that the bench's own work
- * (building 12 MB bodies) never delays a ping. Pings every 20 ms and keeps the time of each
+ * The /health pinger of bench/stall.ts, a process of its own so that the bench's own work
+ * (building and sending 12 MB bodies) never delays a ping. Pings every 20 ms and keeps the time of each
  * answer; asked for a window, it answers the longest wait for an answer within it.
  */
-declare var self: Worker;
+type Ask = { id: number; from: number; to: number };
 
-type Ask = { type: "start"; url: string } | { type: "gap"; id: number; from: number; to: number };
-
+const url = process.argv[2]!;
 const answers: number[] = [];
-let url = "";
 
 async function loop() {
   for (;;) {
@@ -25,13 +23,7 @@ async function loop() {
   }
 }
 
-self.onmessage = (event: MessageEvent<Ask>) => {
-  const ask = event.data;
-  if (ask.type === "start") {
-    url = ask.url;
-    void loop();
-    return;
-  }
+process.on("message", (ask: Ask) => {
   let worst = 0;
   let last = ask.from;
   for (const at of answers) {
@@ -41,5 +33,8 @@ self.onmessage = (event: MessageEvent<Ask>) => {
     last = at;
   }
   worst = Math.max(worst, ask.to - last);
-  self.postMessage({ id: ask.id, worst });
-};
+  process.send!({ id: ask.id, worst });
+});
+// The bench going away ends the pinger.
+process.on("disconnect", () => process.exit(0));
+void loop();

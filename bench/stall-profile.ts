@@ -11,6 +11,7 @@
  * (delivery, events) finish, and exits. Then prints the milliseconds of the service thread's
  * JavaScript per input (1 ms samples), by what it was doing. Native work on that thread (socket
  * reads) is not sampled, and on a loaded machine a sample can stand for more than 1 ms.
+ * KEEP_PROF=1 keeps the .cpuprofile and prints where it is.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -52,7 +53,7 @@ const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
   nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
   samples: number[];
 };
-rmSync(dir, { recursive: true, force: true });
+if (!process.env.KEEP_PROF) rmSync(dir, { recursive: true, force: true }); else console.log("profile in", dir);
 
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map<number, number>();

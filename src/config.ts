@@ -1,6 +1,7 @@
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { NATS_PREFIX_RE } from "./cluster/nats-names.ts";
+import { DEFAULT_WORKER_NICE } from "./workers/thread-priority.ts";
 import { relayList } from "./mail/assess/upstream.ts";
 
 /**
@@ -55,6 +56,8 @@ export interface Config {
   smtpTls: { keyFile: string; certFile: string } | undefined;
   parseTimeoutMs: number;
   parseWorkers: number;
+  /** Nice value of worker threads (src/workers/thread-priority.ts); 0 leaves them at the loop's priority. */
+  workerNice: number;
   /** The local intelligence engine's worker pool: threads and the time budget of one call. */
   intelLocalWorkers: number;
   intelLocalTimeoutMs: number;
@@ -206,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpTls: undefined,
     parseTimeoutMs: int("PARSE_TIMEOUT_MS", 5000, 100, 120_000),
     parseWorkers: int("PARSE_WORKERS", 2, 1, 64),
+    workerNice: int("WORKER_NICE", DEFAULT_WORKER_NICE, 0, 19),
     intelLocalWorkers: int("INTEL_LOCAL_WORKERS", 1, 1, 64),
     intelLocalTimeoutMs: int("INTEL_LOCAL_TIMEOUT_MS", 5000, 100, 120_000),
     schemaValidationTimeoutMs: int("SCHEMA_VALIDATION_TIMEOUT_MS", 1000, 50, 60_000),

@@ -46,6 +46,7 @@ import { WebhookSystem } from "./webhooks/index.ts";
 import { SchemaValidators } from "./protocol/validation.ts";
 import { ProtocolHosts } from "./protocol/hosts.ts";
 import { autoReplies } from "./protocol/auto-reply.ts";
+import { setWorkerNice } from "./workers/thread-priority.ts";
 
 export interface Service {
   httpPort: number;
@@ -64,6 +65,7 @@ const IDEMPOTENCY_SWEEP_MS = 10 * 60_000;
 export async function startService(config: Config, opts: { log?: Logger } = {}): Promise<Service> {
   const log = opts.log ?? createLogger(config.logLevel, config.nodeId);
   const metrics = new ServiceMetrics();
+  setWorkerNice(config.workerNice);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.pgliteInMemory });
   const cleanups: (() => Promise<unknown> | unknown)[] = [() => database.close()];
   const runCleanups = async () => {

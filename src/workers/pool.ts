@@ -10,7 +10,8 @@
  *   failed    the handler threw, or the worker died, failed to start or could not be reached
  *   closed    close() was called before the call finished, or run() after it
  */
-import type { WorkerReply, WorkerRequest } from "./serve.ts";
+import type { WorkerPriority, WorkerReply, WorkerRequest } from "./serve.ts";
+import { workerNice } from "./thread-priority.ts";
 
 export interface WorkerPoolOptions {
   /** The worker's module; it calls serveWorker. */
@@ -113,6 +114,9 @@ export class WorkerPool<Q, R> {
     const worker = new Worker(this.#url);
     // Idle threads must not keep the process alive; a running call holds its timer.
     worker.unref();
+    // Messages arrive in order, so the thread is niced before its first call.
+    const nice = workerNice();
+    if (nice > 0) worker.postMessage({ nice } satisfies WorkerPriority);
     let onClose!: () => void;
     const slot: Slot<Q, R> = { worker, ready: false, job: null, timer: null, closed: new Promise((r) => (onClose = r)) };
     slot.timer = setTimeout(() => this.#kill(slot, failed("failed", "worker did not start")), BOOT_TIMEOUT_MS);

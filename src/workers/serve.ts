@@ -1,11 +1,15 @@
 /**
  * The worker side of WorkerPool (./pool.ts): takes { id, input }, answers { id, ok, value } or
  * { id, ok: false, error }. The pool owns the time budget and terminates the thread when a
- * call overruns it, so handlers need not be interruptible. Imports nothing, so a worker loads
- * only what its handler needs.
+ * call overruns it, so handlers need not be interruptible. Imports nothing heavy, so a worker
+ * loads only what its handler needs.
  */
 
+import { lowerThreadPriority } from "./thread-priority.ts";
+
 export type WorkerRequest<Q> = { id: number; input: Q };
+/** Sent by the pool before any call: the nice value this thread takes (./thread-priority.ts). */
+export type WorkerPriority = { nice: number };
 export type WorkerReply<R> =
   | { type: "ready" }
   | { type: "done"; id: number; ok: true; value: R }
@@ -21,7 +25,8 @@ declare var self: Worker;
  * next ordinary mail). A warm-up that fails is ignored: the real call will report the fault.
  */
 export function serveWorker<Q, R>(handle: (input: Q) => R | Promise<R>, transferOf: (value: R) => Bun.Transferable[] = () => [], warmUp?: () => unknown): void {
-  self.onmessage = async (event: MessageEvent<WorkerRequest<Q>>) => {
+  self.onmessage = async (event: MessageEvent<WorkerRequest<Q> | WorkerPriority>) => {
+    if ("nice" in event.data) return void lowerThreadPriority(event.data.nice);
     const { id, input } = event.data;
     let reply: WorkerReply<R>;
     try {
