@@ -45,8 +45,9 @@ const worstGap = (from: number, to: number) =>
     pinger.send({ id, from, to });
   });
 
-async function api(method: string, path: string, opts: { token?: string; body?: string | object; type?: string; host?: string } = {}) {
+async function api(method: string, path: string, opts: { token?: string; body?: string | object; type?: string; host?: string; idempotencyKey?: string } = {}) {
   const headers: Record<string, string> = { authorization: `Bearer ${opts.token ?? admin}` };
+  if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
   if (opts.body !== undefined) headers["content-type"] = opts.type ?? "application/json";
   if (opts.host) headers.host = opts.host;
   const body = opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
@@ -69,6 +70,8 @@ const key = (await api("POST", `/v1/mailboxes/${primary.id}/api-keys`, { body: {
 const agentKey = (await api("POST", `/v1/mailboxes/${agent.id}/api-keys`, { body: { name: "bench", scope: "mailbox" } })).json.token;
 await api("POST", `/v1/mailboxes/${agent.id}/actions`, { body: { name: "uniq", parameterSchema: { type: "object", properties: { ids: { type: "array", uniqueItems: true } } } } });
 await api("POST", `/v1/mailboxes/${agent.id}/actions`, { body: { name: "mail_like", parameterSchema: { type: "object", properties: { to: { type: "string", pattern: "^\\S+@\\S+\\.\\S+$" } } } } });
+const bigSend = { to: ["nobody@example.com"], subject: "big, once", textBody: "u".repeat(4 << 20), htmlBody: `<p>${"i".repeat(4 << 20)}</p>` };
+const bigSendKey = `stall-${crypto.randomUUID()}`;
 const protocol = (body: object) => api("POST", "/.agent/inbox", { token: key, host: agent.protocol_host, body });
 
 const smtp = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, secure: false, ignoreTLS: true, socketTimeout: REQUEST_LIMIT_MS });
@@ -109,6 +112,8 @@ const inputs: Input[] = [
   { name: "99,000-item array for a string (POST search)", run: async () => (await api("POST", `/v1/mailboxes/${agent.id}/search`, { body: { query: Array.from({ length: 99_000 }, (_, i) => i) } })).label },
   { name: "10 MiB string of the wrong type (PUT policy)", run: async () => (await api("PUT", `/v1/mailboxes/${agent.id}/policy`, { body: { allow_outbound: "a".repeat(10 * 1024 * 1024 - 64) } })).label },
   { name: "send with 2 x 4 MiB bodies (POST send)", run: async () => (await api("POST", `/v1/mailboxes/${agent.id}/send`, { body: { to: ["nobody@example.com"], subject: "big", textBody: "t".repeat(4 << 20), htmlBody: `<p>${"h".repeat(4 << 20)}</p>` } })).label },
+  { name: "the same with an Idempotency-Key (POST send)", run: async () => (await api("POST", `/v1/mailboxes/${agent.id}/send`, { idempotencyKey: bigSendKey, body: bigSend })).label },
+  { name: "its replay (POST send, same key)", run: async () => (await api("POST", `/v1/mailboxes/${agent.id}/send`, { idempotencyKey: bigSendKey, body: bigSend })).label },
   { name: "12 MB JSON (PUT policy, over the limit)", run: async () => (await api("PUT", `/v1/mailboxes/${agent.id}/policy`, { body: { x: "a".repeat(12_000_000) } })).label },
   { name: "page=99999999999999999999 (GET messages)", run: async () => (await api("GET", `/v1/mailboxes/${agent.id}/messages?page=99999999999999999999`)).label },
   { name: "Host port 99999 (GET agent.json)", run: async () => (await api("GET", "/.well-known/agent.json", { host: `${agent.protocol_host}:99999` })).label },

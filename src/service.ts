@@ -217,7 +217,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     // Stopped before the actors drain (cleanups run in reverse), after HTTP and SMTP stop taking work.
     cleanups.push(() => runner?.stop());
 
-    const idempotency = new IdempotencyStore(database.db, config.idempotencyTtlSeconds, config.idempotencyLeaseSeconds);
+    const idempotency = new IdempotencyStore(database.db, config.idempotencyTtlSeconds, config.idempotencyLeaseSeconds, blobWriter);
     const sweep = setInterval(() => idempotency.sweep().catch((err) => log.warn({ err }, "idempotency sweep failed")), IDEMPOTENCY_SWEEP_MS);
     sweep.unref();
     cleanups.push(() => clearInterval(sweep));

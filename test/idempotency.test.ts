@@ -231,6 +231,24 @@ describe("what is stored", () => {
   });
 });
 
+describe("a large answer", () => {
+  test("a send with megabyte bodies replays byte for byte and runs once", async () => {
+    const s = await seedAccount(t);
+    const key = newKey("big");
+    // Past the size at which bodies travel as bytes and the answer is spliced; not ASCII.
+    const body = { to: ["big@example.com"], subject: "big, once", textBody: "žluťoučký kůň ".repeat(60_000), htmlBody: `<p>${"€".repeat(300_000)}</p>` };
+    const first = await t.api("POST", `/v1/mailboxes/${s.agent.id}/send`, { body, headers: idem(key) });
+    expect(first.status).toBe(201);
+    const replay = await t.api("POST", `/v1/mailboxes/${s.agent.id}/send`, { body, headers: idem(key) });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("x-idempotent-replay")).toBe("true");
+    expect(replay.text).toBe(first.text);
+    expect(replay.body.message.text_body).toBe(body.textBody);
+    const outbound = await t.api("GET", `/v1/mailboxes/${s.agent.id}/messages?direction=outbound`);
+    expect(outbound.body.total).toBe(1);
+  });
+});
+
 /** Fires the same API-key creation `n` times at once, spread over `nodes`, and checks the outcome. */
 async function concurrentIssue(nodes: TestService[], n: number) {
   const s = await seedAccount(nodes[0]!);

@@ -8,6 +8,7 @@ import postgres from "postgres";
 import { rowsOf } from "../db/migrate.ts";
 import { loadConfig } from "../src/config.ts";
 import { SecretBox, UnknownSecretsKeyError } from "../src/crypto/secret-box.ts";
+import { deriveKey, seal, sealBytes, unseal, unsealBytes } from "../src/crypto/seal.ts";
 import { startService, type Service } from "../src/service.ts";
 import { request, seedAccount, usingPostgres, type TestService } from "./harness.ts";
 import { postInbound, rfc822 } from "./mail-support.ts";
@@ -217,5 +218,19 @@ describe("the secret box", () => {
     expect(() => loadConfig({ SECRETS_KEY: "short" })).toThrow(/SECRETS_KEY/);
     expect(() => loadConfig({ SECRETS_KEY_PREVIOUS: "has spaces in it, too many" })).toThrow(/SECRETS_KEY_PREVIOUS/);
     expect(loadConfig({ SECRETS_KEY: "k".repeat(32) }).secretsKey).toBe("k".repeat(32));
+  });
+});
+
+describe("sealing off the event loop", () => {
+  const key = deriveKey("material", "salt", "test");
+  test("sealBytes and seal write one format: each opens the other's, and a changed byte is refused", async () => {
+    const text = "ünïcode ".repeat(10_000);
+    expect(new TextDecoder().decode(await unsealBytes(key, seal(key, text)))).toBe(text);
+    const sealed = await sealBytes(key, new TextEncoder().encode(text));
+    expect(unseal(key, sealed)).toBe(text);
+    const bytes = Buffer.from(sealed, "base64");
+    bytes[20] = bytes[20]! ^ 1;
+    await expect(unsealBytes(key, bytes.toString("base64"))).rejects.toThrow();
+    await expect(unsealBytes(deriveKey("other", "salt", "test"), sealed)).rejects.toThrow();
   });
 });

@@ -1,4 +1,5 @@
 import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bytea } from "./bytea.ts";
 
 /**
  * One row per (caller, Idempotency-Key). The row is the cross-node claim: inserting it
@@ -17,6 +18,11 @@ export const idempotencyKeys = pgTable(
     statusCode: integer("status_code"),
     /** base64(iv ‖ AES-256-GCM ciphertext ‖ tag) of the JSON response body. */
     responseBody: text("response_body"),
+    /**
+     * A large answer instead (migration 0014): iv ‖ ciphertext ‖ tag as bytes, written and read
+     * off the event loop (src/http/idempotency.ts). Never selected with the row.
+     */
+    responseSealed: bytea("response_sealed"),
     claimedAt: timestamp("claimed_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),

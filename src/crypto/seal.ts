@@ -18,3 +18,34 @@ export function unseal(key: Buffer, sealed: string): string {
   decipher.setAuthTag(buf.subarray(buf.length - 16));
   return Buffer.concat([decipher.update(buf.subarray(12, buf.length - 16)), decipher.final()]).toString("utf8");
 }
+
+/**
+ * seal() for bytes, off the event loop: Bun runs WebCrypto's AES-GCM on a thread of its own,
+ * where node:crypto's runs on the caller's (35–120 ms of the loop for 8 MiB, measured). The
+ * result is the same format, base64(iv ‖ ciphertext ‖ tag), so unseal() and unsealBytes() read
+ * either.
+ */
+export async function sealBytes(key: Buffer, plaintext: Uint8Array): Promise<string> {
+  return Buffer.from(await sealRaw(key, plaintext)).toString("base64");
+}
+
+/** unseal() to bytes, off the event loop; rejects when the key is not the one that sealed it or the bytes were changed. */
+export const unsealBytes = (key: Buffer, sealed: string): Promise<Uint8Array> => unsealRaw(key, Buffer.from(sealed, "base64"));
+
+/** sealBytes() without the base64: iv ‖ ciphertext ‖ tag, for a bytea column. */
+export async function sealRaw(key: Buffer, plaintext: Uint8Array): Promise<Uint8Array> {
+  const iv = randomBytes(12);
+  const tagged = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, tagLength: 128 }, await gcmKey(key, "encrypt"), plaintext as Uint8Array<ArrayBuffer>));
+  const out = new Uint8Array(12 + tagged.byteLength);
+  out.set(iv);
+  out.set(tagged, 12);
+  return out;
+}
+
+/** The plaintext of sealRaw() (or of sealBytes()'s decoded base64). */
+export async function unsealRaw(key: Buffer, sealed: Uint8Array): Promise<Uint8Array> {
+  if (sealed.byteLength < 28) throw new Error("sealed value too short");
+  return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv: sealed.subarray(0, 12) as Uint8Array<ArrayBuffer>, tagLength: 128 }, await gcmKey(key, "decrypt"), sealed.subarray(12) as Uint8Array<ArrayBuffer>));
+}
+
+const gcmKey = (key: Buffer, use: "encrypt" | "decrypt") => crypto.subtle.importKey("raw", key as Uint8Array<ArrayBuffer>, "AES-GCM", false, [use]);

@@ -2,11 +2,14 @@ import { createHash } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { idempotencyKeys } from "../../db/schema/index.ts";
-import { deriveKey, seal, unseal } from "../crypto/seal.ts";
+import { deriveKey, sealBytes, sealRaw, unsealBytes, unsealRaw } from "../crypto/seal.ts";
+import type { NativeBlobs } from "../mail/native-sql.ts";
 import { AppError } from "../errors.ts";
 import { LARGE_TEXT_BYTES, type DetachedTexts } from "./json-parse.ts";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
+/** Answers from this size are stored as sealed bytes rather than base64 text (complete()). */
+export const LARGE_ANSWER_BYTES = 64 * 1024;
 const KEY_RE = /^[\x20-\x7e]{1,255}$/;
 
 /** null when absent; throws validation_error when present but not 1-255 printable characters. */
@@ -67,11 +70,16 @@ export const keyDigest = (scope: string, key: string): string => createHash("sha
 
 const cipherKey = (scope: string, key: string): Buffer => deriveKey(key, scope, "mailroom idempotent response");
 
-export const sealResponse = (scope: string, key: string, body: string): string => seal(cipherKey(scope, key), body);
+/**
+ * The stored answer is sealed as bytes on WebCrypto's thread: a send's answer can carry
+ * megabytes of body, which node:crypto would encrypt on the event loop.
+ */
+export const sealResponse = (scope: string, key: string, body: string | Uint8Array): Promise<string> =>
+  sealBytes(cipherKey(scope, key), typeof body === "string" ? Buffer.from(body, "utf8") : body);
 
-export const openResponse = (scope: string, key: string, sealed: string): string => unseal(cipherKey(scope, key), sealed);
+export const openResponse = (scope: string, key: string, sealed: string): Promise<Uint8Array> => unsealBytes(cipherKey(scope, key), sealed);
 
-export type ClaimResult = { kind: "claimed"; claim: Claim } | { kind: "replay"; status: number; body: string };
+export type ClaimResult = { kind: "claimed"; claim: Claim } | { kind: "replay"; status: number; body: Uint8Array };
 
 /** A claim is renewed for at most this long: a request still running after an hour is taken for lost. */
 const MAX_HOLD_MS = 60 * 60_000;
@@ -91,6 +99,8 @@ export class IdempotencyStore {
     private readonly db: Db,
     private readonly ttlSeconds: number,
     private readonly leaseSeconds: number,
+    /** On PostgreSQL: large answers go as bytes through Bun's client on a worker thread. */
+    private readonly native?: Pick<NativeBlobs, "writeAnswer" | "readAnswer">,
   ) {}
 
   /** Starts renewing `claim` until complete() or release() (or MAX_HOLD_MS). */
@@ -157,8 +167,17 @@ export class IdempotencyStore {
       .returning({ claimedAt: idempotencyKeys.claimedAt });
     if (inserted[0]) return this.#hold({ scope, key, keyDigest: digest, fingerprint: fp, claimedAt: inserted[0].claimedAt });
 
+    // Everything but a large answer's bytes, which only a replay reads (off the event loop).
     const [row] = await this.db
-      .select()
+      .select({
+        fingerprint: idempotencyKeys.fingerprint,
+        state: idempotencyKeys.state,
+        statusCode: idempotencyKeys.statusCode,
+        responseBody: idempotencyKeys.responseBody,
+        sealedBytes: sql<boolean>`${idempotencyKeys.responseSealed} is not null`,
+        claimedAt: idempotencyKeys.claimedAt,
+        expiresAt: idempotencyKeys.expiresAt,
+      })
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.keyDigest, digest)))
       .limit(1);
@@ -170,7 +189,7 @@ export class IdempotencyStore {
       // Take the row over only if nobody else did since we read it (compare-and-set on claimed_at).
       const taken = await this.db
         .update(idempotencyKeys)
-        .set({ fingerprint: fp, state: "running", statusCode: null, responseBody: null, claimedAt: now, createdAt: now, expiresAt })
+        .set({ fingerprint: fp, state: "running", statusCode: null, responseBody: null, responseSealed: null, claimedAt: now, createdAt: now, expiresAt })
         .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.keyDigest, digest), eq(idempotencyKeys.claimedAt, row.claimedAt)))
         .returning({ claimedAt: idempotencyKeys.claimedAt });
       if (taken[0]) return this.#hold({ scope, key, keyDigest: digest, fingerprint: fp, claimedAt: taken[0].claimedAt });
@@ -182,15 +201,41 @@ export class IdempotencyStore {
     if (row.state === "running") {
       throw new AppError("idempotency_key_in_use", "a request with this Idempotency-Key is still being processed; retry later", { idempotency_key: key }, { "Retry-After": "1" });
     }
-    return { kind: "replay", status: row.statusCode ?? 200, body: row.responseBody ? openResponse(scope, key, row.responseBody) : "" };
+    return { kind: "replay", status: row.statusCode ?? 200, body: await this.#answer(scope, key, digest, row) };
   }
 
-  async complete(claim: Claim, status: number, body: string): Promise<void> {
+  async #answer(scope: string, key: string, digest: string, row: { responseBody: string | null; sealedBytes: boolean }): Promise<Uint8Array> {
+    if (row.responseBody) return openResponse(scope, key, row.responseBody);
+    if (!row.sealedBytes) return new Uint8Array(0);
+    const sealed = await (this.native ? this.native.readAnswer({ scope, keyDigest: digest }) : this.#readSealed(scope, digest));
+    // Gone between the two reads: the record expired and was swept, or was taken over.
+    if (!sealed) throw new AppError("idempotency_key_in_use", "this Idempotency-Key's record changed while it was read; retry", { idempotency_key: key }, { "Retry-After": "1" });
+    return unsealRaw(cipherKey(scope, key), sealed);
+  }
+
+  async #readSealed(scope: string, digest: string): Promise<Uint8Array | undefined> {
+    const [row] = await this.db.select({ sealed: idempotencyKeys.responseSealed }).from(idempotencyKeys).where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.keyDigest, digest))).limit(1);
+    return row?.sealed ?? undefined;
+  }
+
+  /**
+   * Records the answer a retry replays: JSON text, or its UTF-8 bytes as sent. An answer of
+   * LARGE_ANSWER_BYTES or more is kept as sealed bytes, on PostgreSQL written by Bun's client
+   * on a worker thread: as base64 text through postgres.js, 8 MiB held the event loop 70–170 ms.
+   */
+  async complete(claim: Claim, status: number, body: string | Uint8Array): Promise<void> {
+    const plain = typeof body === "string" ? Buffer.from(body, "utf8") : body;
+    const large = plain.byteLength >= LARGE_ANSWER_BYTES;
+    const sealed = large ? await sealRaw(cipherKey(claim.scope, claim.key), plain) : await sealResponse(claim.scope, claim.key, plain);
     await this.#unhold(claim);
-    await this.db
-      .update(idempotencyKeys)
-      .set({ state: "done", statusCode: status, responseBody: sealResponse(claim.scope, claim.key, body) })
-      .where(and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.keyDigest, claim.keyDigest), eq(idempotencyKeys.claimedAt, claim.claimedAt)));
+    const mine = and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.keyDigest, claim.keyDigest), eq(idempotencyKeys.claimedAt, claim.claimedAt));
+    if (typeof sealed === "string") {
+      await this.db.update(idempotencyKeys).set({ state: "done", statusCode: status, responseBody: sealed, responseSealed: null }).where(mine);
+    } else if (this.native) {
+      await this.native.writeAnswer({ scope: claim.scope, keyDigest: claim.keyDigest, claimedAt: claim.claimedAt.toISOString() }, status, sealed);
+    } else {
+      await this.db.update(idempotencyKeys).set({ state: "done", statusCode: status, responseBody: null, responseSealed: sealed }).where(mine);
+    }
   }
 
   /** Gives the key back (the request was refused before it changed anything); only while we still own it. */

@@ -45,7 +45,22 @@ export function splicedJson(value: object, holder: Record<string, unknown>, slot
       controller.enqueue(chunks[next++]!);
     },
   });
-  return new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
+  const response = new Response(body, { status, headers: { "content-type": "application/json", ...headers } });
+  sent.set(response, chunks);
+  return response;
+}
+
+/** The bytes each spliced answer sends, for whoever must keep a copy (an idempotent replay). */
+const sent = new WeakMap<Response, Uint8Array[]>();
+
+/**
+ * The whole body of an answer made by splicedJson, as one buffer: a copy of its parts, which
+ * is a memcpy. Reading a clone of the answer instead ran its stream through a tee and took the
+ * event loop 25–30 ms for a send with 8 MiB of bodies. undefined for any other Response.
+ */
+export function splicedBody(response: Response): Uint8Array | undefined {
+  const chunks = sent.get(response);
+  return chunks ? Buffer.concat(chunks) : undefined;
 }
 
 /** Bytes handed to the socket per turn of the event loop. */

@@ -15,8 +15,18 @@ export interface NativeBlobs {
    * (`stagedText`), instead of sending megabytes as text parameters.
    */
   stageTexts(texts: Uint8Array[]): Promise<string[]>;
+  /**
+   * Records a large idempotent answer (src/http/idempotency.ts) as sealed bytes, if the claim
+   * is still the caller's (`claimedAt` unchanged): answers whether it was.
+   */
+  writeAnswer(claim: AnswerRef & { claimedAt: string }, status: number, sealed: Uint8Array): Promise<boolean>;
+  /** The sealed bytes of a large idempotent answer, if the key has one. */
+  readAnswer(ref: AnswerRef): Promise<Uint8Array | undefined>;
   close(): Promise<void>;
 }
+
+/** An idempotency record: its scope and key digest. */
+export type AnswerRef = { scope: string; keyDigest: string };
 
 /**
  * Blob writes and reads on PostgreSQL through Bun's own client, on connections of their own:
@@ -45,6 +55,17 @@ export function nativeBlobWriter(databaseUrl: string, connections = 2): NativeBl
       const rows = texts.map((t) => ({ id: crypto.randomUUID(), bytes: buffer(t) }));
       await client`insert into body_stage ${client(rows, "id", "bytes")}`;
       return rows.map((r) => r.id);
+    },
+    writeAnswer: async (claim, status, sealed) => {
+      const rows = await client`
+        update idempotency_keys set state = 'done', status_code = ${status}, response_body = null, response_sealed = ${buffer(sealed)}
+        where scope = ${claim.scope} and key_digest = ${claim.keyDigest} and claimed_at = ${claim.claimedAt}::timestamptz
+        returning 1 as ok`;
+      return rows.length > 0;
+    },
+    readAnswer: async (ref) => {
+      const [row] = (await client`select response_sealed from idempotency_keys where scope = ${ref.scope} and key_digest = ${ref.keyDigest} limit 1`) as { response_sealed: Uint8Array | null }[];
+      return row?.response_sealed ?? undefined;
     },
     close: () => client.close({ timeout: 5 }),
   };
