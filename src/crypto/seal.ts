@@ -32,6 +32,26 @@ export async function sealBytes(key: Buffer, plaintext: Uint8Array): Promise<str
 /** unseal() to bytes, off the event loop; rejects when the key is not the one that sealed it or the bytes were changed. */
 export const unsealBytes = (key: Buffer, sealed: string): Promise<Uint8Array> => unsealRaw(key, Buffer.from(sealed, "base64"));
 
+/**
+ * seal() of bytes given in parts, as iv ‖ ciphertext ‖ tag, without joining the parts first.
+ * Synchronous: for a worker thread (src/mail/native-sql.ts), not the event loop.
+ */
+export function sealPartsSync(key: Uint8Array, parts: readonly Uint8Array[]): Buffer {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const out = [iv, ...parts.map((p) => cipher.update(p)), cipher.final()];
+  out.push(cipher.getAuthTag());
+  return Buffer.concat(out);
+}
+
+/** The plaintext of iv ‖ ciphertext ‖ tag; throws when the key is wrong or a byte changed. For a worker thread. */
+export function unsealRawSync(key: Uint8Array, sealed: Uint8Array): Buffer {
+  if (sealed.byteLength < 28) throw new Error("sealed value too short");
+  const decipher = createDecipheriv("aes-256-gcm", key, sealed.subarray(0, 12));
+  decipher.setAuthTag(sealed.subarray(sealed.byteLength - 16));
+  return Buffer.concat([decipher.update(sealed.subarray(12, sealed.byteLength - 16)), decipher.final()]);
+}
+
 /** sealBytes() without the base64: iv ‖ ciphertext ‖ tag, for a bytea column. */
 export async function sealRaw(key: Buffer, plaintext: Uint8Array): Promise<Uint8Array> {
   const iv = randomBytes(12);

@@ -207,10 +207,10 @@ export class IdempotencyStore {
   async #answer(scope: string, key: string, digest: string, row: { responseBody: string | null; sealedBytes: boolean }): Promise<Uint8Array> {
     if (row.responseBody) return openResponse(scope, key, row.responseBody);
     if (!row.sealedBytes) return new Uint8Array(0);
-    const sealed = await (this.native ? this.native.readAnswer({ scope, keyDigest: digest }) : this.#readSealed(scope, digest));
+    const answer = this.native ? await this.native.readAnswer({ scope, keyDigest: digest }, cipherKey(scope, key)) : await this.#readSealed(scope, digest).then((s) => s && unsealRaw(cipherKey(scope, key), s));
     // Gone between the two reads: the record expired and was swept, or was taken over.
-    if (!sealed) throw new AppError("idempotency_key_in_use", "this Idempotency-Key's record changed while it was read; retry", { idempotency_key: key }, { "Retry-After": "1" });
-    return unsealRaw(cipherKey(scope, key), sealed);
+    if (!answer) throw new AppError("idempotency_key_in_use", "this Idempotency-Key's record changed while it was read; retry", { idempotency_key: key }, { "Retry-After": "1" });
+    return answer;
   }
 
   async #readSealed(scope: string, digest: string): Promise<Uint8Array | undefined> {
@@ -220,22 +220,31 @@ export class IdempotencyStore {
 
   /**
    * Records the answer a retry replays: JSON text, or its UTF-8 bytes as sent. An answer of
-   * LARGE_ANSWER_BYTES or more is kept as sealed bytes, on PostgreSQL written by Bun's client
-   * on a worker thread: as base64 text through postgres.js, 8 MiB held the event loop 70–170 ms.
+   * LARGE_ANSWER_BYTES or more is kept as sealed bytes, on PostgreSQL sealed and written by
+   * Bun's client on a blob thread: as base64 text through postgres.js, 8 MiB held the event
+   * loop 70–170 ms. Parts (a spliced answer's chunks) are never joined on the event loop.
    */
-  async complete(claim: Claim, status: number, body: string | Uint8Array): Promise<void> {
-    const plain = typeof body === "string" ? Buffer.from(body, "utf8") : body;
-    const large = plain.byteLength >= LARGE_ANSWER_BYTES;
-    const sealed = large ? await sealRaw(cipherKey(claim.scope, claim.key), plain) : await sealResponse(claim.scope, claim.key, plain);
-    await this.#unhold(claim);
-    const mine = and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.keyDigest, claim.keyDigest), eq(idempotencyKeys.claimedAt, claim.claimedAt));
-    if (typeof sealed === "string") {
-      await this.db.update(idempotencyKeys).set({ state: "done", statusCode: status, responseBody: sealed, responseSealed: null }).where(mine);
-    } else if (this.native) {
-      await this.native.writeAnswer({ scope: claim.scope, keyDigest: claim.keyDigest, claimedAt: claim.claimedAt.toISOString() }, status, sealed);
-    } else {
-      await this.db.update(idempotencyKeys).set({ state: "done", statusCode: status, responseBody: null, responseSealed: sealed }).where(mine);
+  async complete(claim: Claim, status: number, body: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
+    const parts = typeof body === "string" ? [Buffer.from(body, "utf8")] : body instanceof Uint8Array ? [body] : body;
+    const size = parts.reduce((n, p) => n + p.byteLength, 0);
+    // Built after the renewal in flight has landed: it moves claimed_at, and the claim with it.
+    const mine = () => and(eq(idempotencyKeys.scope, claim.scope), eq(idempotencyKeys.keyDigest, claim.keyDigest), eq(idempotencyKeys.claimedAt, claim.claimedAt));
+    if (size >= LARGE_ANSWER_BYTES && this.native) {
+      // Renewal stops first: the write compares claimed_at, which a renewal in flight would move.
+      await this.#unhold(claim);
+      await this.native.writeAnswer({ scope: claim.scope, keyDigest: claim.keyDigest, claimedAt: claim.claimedAt.toISOString() }, status, cipherKey(claim.scope, claim.key), [...parts]);
+      return;
     }
+    const plain = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    if (size >= LARGE_ANSWER_BYTES) {
+      const sealed = await sealRaw(cipherKey(claim.scope, claim.key), plain);
+      await this.#unhold(claim);
+      await this.db.update(idempotencyKeys).set({ state: "done", statusCode: status, responseBody: null, responseSealed: sealed }).where(mine());
+      return;
+    }
+    const sealed = await sealResponse(claim.scope, claim.key, plain);
+    await this.#unhold(claim);
+    await this.db.update(idempotencyKeys).set({ state: "done", statusCode: status, responseBody: sealed, responseSealed: null }).where(mine());
   }
 
   /** Gives the key back (the request was refused before it changed anything); only while we still own it. */

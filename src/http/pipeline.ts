@@ -8,7 +8,7 @@ import { BodyRefusal, mediaType, readBounded, readJsonBody, type RouteBody } fro
 import { printable, storable } from "./json-bounds.ts";
 import type { JsonIntake } from "./json-intake.ts";
 import { notRun, renderError } from "./errors.ts";
-import { splicedBody } from "./spliced-json.ts";
+import { splicedParts } from "./spliced-json.ts";
 import { fingerprint, IDEMPOTENCY_HEADER, readIdempotencyKey, type Claim, type IdempotencyStore } from "./idempotency.ts";
 import { authRuleFor, capabilityFor, TIER_CAPABILITIES } from "./route-auth.ts";
 import type { RuntimeAccess } from "../domain/runtime-binding.ts";
@@ -188,7 +188,7 @@ export function requestPipeline(deps: PipelineDeps) {
       const status = typeof set.status === "number" ? set.status : 200;
       // An answer built as a Response (src/http/spliced-json.ts) is stored as the bytes it sends:
       // megabytes of body are never decoded to a string on the event loop.
-      const body = responseValue instanceof Response ? (splicedBody(responseValue) ?? (await responseValue.clone().bytes())) : JSON.stringify(responseValue ?? null);
+      const body = responseValue instanceof Response ? (splicedParts(responseValue) ?? (await responseValue.clone().bytes())) : JSON.stringify(responseValue ?? null);
       await deps.idempotency.complete(claim, responseValue instanceof Response ? responseValue.status : status, body);
     },
   };

@@ -12,8 +12,8 @@ export type BlobCall =
   | { op: "write"; url: string; items: BlobItem[] }
   | { op: "read"; url: string; sha256: string }
   | { op: "stage"; url: string; texts: Uint8Array[] }
-  | { op: "writeAnswer"; url: string; claim: AnswerRef & { claimedAt: string }; status: number; sealed: Uint8Array }
-  | { op: "readAnswer"; url: string; ref: AnswerRef };
+  | { op: "writeAnswer"; url: string; claim: AnswerRef & { claimedAt: string }; status: number; key: Uint8Array; parts: Uint8Array[] }
+  | { op: "readAnswer"; url: string; ref: AnswerRef; key: Uint8Array };
 export type BlobAnswer = { bytes?: Uint8Array | null; ids?: string[]; ok?: boolean };
 
 /** One connection per thread: the pool has as many threads as the event loop had connections. */
@@ -32,8 +32,8 @@ serveWorker<BlobCall, BlobAnswer>(
       return {};
     }
     if (call.op === "stage") return { ids: await client(call.url).stageTexts(call.texts) };
-    if (call.op === "writeAnswer") return { ok: await client(call.url).writeAnswer(call.claim, call.status, call.sealed) };
-    const bytes = call.op === "readAnswer" ? await client(call.url).readAnswer(call.ref) : await client(call.url).read(call.sha256);
+    if (call.op === "writeAnswer") return { ok: await client(call.url).writeAnswer(call.claim, call.status, call.key, call.parts) };
+    const bytes = call.op === "readAnswer" ? await client(call.url).readAnswer(call.ref, call.key) : await client(call.url).read(call.sha256);
     return { bytes: bytes ? own(bytes) : null };
   },
   (answer) => (answer.bytes ? [answer.bytes.buffer as ArrayBuffer] : []),

@@ -16,8 +16,6 @@ const CALL_BUDGET_MS = 60_000;
 export interface OffThreadBlobs extends NativeBlobs {
   write(items: BlobItem[], opts?: { move?: boolean }): Promise<void>;
   stageTexts(texts: Uint8Array[], opts?: { move?: boolean }): Promise<string[]>;
-  /** As NativeBlobs.writeAnswer; `sealed` is moved (the caller must not use it again). */
-  writeAnswer: NativeBlobs["writeAnswer"];
 }
 
 /** A buffer of its own, so it can be moved (a view into a shared one is copied first). */
@@ -47,11 +45,14 @@ export function offThreadBlobs(databaseUrl: string, threads = 2): OffThreadBlobs
       const moved = opts.move ? texts.map(own) : texts;
       return (await run({ op: "stage", url: databaseUrl, texts: moved }, opts.move ? moved : [])).ids ?? [];
     },
-    writeAnswer: async (claim, status, sealed) => {
-      const bytes = own(sealed);
-      return (await run({ op: "writeAnswer", url: databaseUrl, claim, status, sealed: bytes }, [bytes])).ok === true;
+    // The parts are joined into a buffer of our own and moved, then sealed on the thread. Bun's
+    // postMessage copies a buffer slowly (45-80 ms of the event loop for 8 MiB, measured), a
+    // join is a memcpy (under 1 ms), and moving costs nothing.
+    writeAnswer: async (claim, status, key, parts) => {
+      const whole = own(Buffer.concat(parts));
+      return (await run({ op: "writeAnswer", url: databaseUrl, claim, status, key, parts: [whole] }, [whole])).ok === true;
     },
-    readAnswer: async (ref) => (await run({ op: "readAnswer", url: databaseUrl, ref }, [])).bytes ?? undefined,
+    readAnswer: async (ref, key) => (await run({ op: "readAnswer", url: databaseUrl, ref, key }, [])).bytes ?? undefined,
     close: () => pool.close(),
   };
 }

@@ -2,6 +2,7 @@
  * Bun's own PostgreSQL client for large values (src/mail/blobs.ts explains why). Apart from
  * blobs.ts so that the thread running these statements (blob-thread.ts) loads nothing else.
  */
+import { sealPartsSync, unsealRawSync } from "../crypto/seal.ts";
 import type { BlobItem, WriteBlobs } from "./blobs.ts";
 
 /** Large values moved between the service and PostgreSQL without passing through postgres.js. */
@@ -16,12 +17,13 @@ export interface NativeBlobs {
    */
   stageTexts(texts: Uint8Array[]): Promise<string[]>;
   /**
-   * Records a large idempotent answer (src/http/idempotency.ts) as sealed bytes, if the claim
-   * is still the caller's (`claimedAt` unchanged): answers whether it was.
+   * Records a large idempotent answer (src/http/idempotency.ts): seals its bytes, given in
+   * parts, with `key` (AES-256-GCM, iv ‖ ciphertext ‖ tag) and stores them, if the claim is
+   * still the caller's (`claimedAt` unchanged); answers whether it was.
    */
-  writeAnswer(claim: AnswerRef & { claimedAt: string }, status: number, sealed: Uint8Array): Promise<boolean>;
-  /** The sealed bytes of a large idempotent answer, if the key has one. */
-  readAnswer(ref: AnswerRef): Promise<Uint8Array | undefined>;
+  writeAnswer(claim: AnswerRef & { claimedAt: string }, status: number, key: Uint8Array, parts: Uint8Array[]): Promise<boolean>;
+  /** The bytes of a large idempotent answer, unsealed with `key`, if the key has one; throws when they do not open. */
+  readAnswer(ref: AnswerRef, key: Uint8Array): Promise<Uint8Array | undefined>;
   close(): Promise<void>;
 }
 
@@ -56,16 +58,17 @@ export function nativeBlobWriter(databaseUrl: string, connections = 2): NativeBl
       await client`insert into body_stage ${client(rows, "id", "bytes")}`;
       return rows.map((r) => r.id);
     },
-    writeAnswer: async (claim, status, sealed) => {
+    writeAnswer: async (claim, status, key, parts) => {
+      const sealed = sealPartsSync(key, parts);
       const rows = await client`
         update idempotency_keys set state = 'done', status_code = ${status}, response_body = null, response_sealed = ${buffer(sealed)}
         where scope = ${claim.scope} and key_digest = ${claim.keyDigest} and claimed_at = ${claim.claimedAt}::timestamptz
         returning 1 as ok`;
       return rows.length > 0;
     },
-    readAnswer: async (ref) => {
+    readAnswer: async (ref, key) => {
       const [row] = (await client`select response_sealed from idempotency_keys where scope = ${ref.scope} and key_digest = ${ref.keyDigest} limit 1`) as { response_sealed: Uint8Array | null }[];
-      return row?.response_sealed ?? undefined;
+      return row?.response_sealed ? unsealRawSync(key, row.response_sealed) : undefined;
     },
     close: () => client.close({ timeout: 5 }),
   };
