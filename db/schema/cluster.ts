@@ -34,8 +34,9 @@ export const clusterPartitions = pgTable(
 );
 
 /**
- * The calls each API key made inside its rate window, written by the mailbox's owner before
- * it answers, so the window survives a change of owner (a new owner rebuilds it from here).
+ * The calls each API key made inside its rate window, written by the mailbox's owner within
+ * 50 ms of admitting them, so the window survives a change of owner (a new owner rebuilds it
+ * from here). A row is `n` calls, the last of them at `at` (src/cluster/durable-windows.ts).
  */
 export const apiKeyCalls = pgTable(
   "api_key_calls",
@@ -44,6 +45,8 @@ export const apiKeyCalls = pgTable(
     keyId: uuid("key_id").notNull(),
     /** Epoch milliseconds of the owner's clock. */
     at: doublePrecision("at").notNull(),
+    /** How many calls the row stands for (migration 0015). */
+    n: integer("n").notNull().default(1),
   },
   (t) => [index("api_key_calls_mailbox_at_idx").on(t.mailboxId, t.at), index("api_key_calls_at_idx").on(t.at)],
 );
