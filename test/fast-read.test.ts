@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Mailboxes } from "../actors/mailbox/client.ts";
-import { LocalPlacement } from "../actors/runtime/index.ts";
+import { LocalPlacement, type Placement } from "../actors/runtime/index.ts";
 import { Authenticator } from "../src/auth/authenticate.ts";
 import { fastMailboxRead } from "../src/http/fast-read.ts";
 import { ServiceMetrics } from "../src/metrics/service-metrics.ts";
@@ -23,10 +23,10 @@ beforeAll(async () => {
 afterAll(() => t.stop());
 
 /** The fast handler on the service's own actors and key cache; `fellBack` counts the requests it handed on. */
-function handler() {
-  const { actors, keys } = t.service.internals;
+function handler(placement: Placement = new LocalPlacement(t.service.internals.actors)) {
+  const { keys } = t.service.internals;
   const state = { fellBack: 0 };
-  const read = fastMailboxRead({ authenticator: new Authenticator(t.admin, keys), mailboxes: new Mailboxes(new LocalPlacement(actors)), metrics: new ServiceMetrics() }, () => {
+  const read = fastMailboxRead({ authenticator: new Authenticator(t.admin, keys), mailboxes: new Mailboxes(placement), metrics: new ServiceMetrics() }, () => {
     state.fellBack++;
     return new Response("app", { status: 299 });
   });
@@ -93,6 +93,27 @@ describe("the read answered from memory", () => {
     const refused = await t.api("GET", `/v1/mailboxes/${seed.primary.id}`, { token: key.token });
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe("rate_limit_exceeded");
+  });
+
+  test("a mailbox it cannot answer from memory (held by another node) is asked for: the app's answer, counted once", async () => {
+    const key = await issueKey(t, seed.agent.id, "asked");
+    const app = await t.api("GET", `/v1/mailboxes/${seed.agent.id}?`, { token: key.token });
+    const local = new LocalPlacement(t.service.internals.actors);
+    // What a mailbox another node holds looks like here: asks and reads, nothing run at once.
+    const elsewhere: Placement = { ask: (k, id, m, o) => local.ask(k, id, m, o), read: (k, id, m, o) => local.read(k, id, m, o), tell: (k, id, m) => local.tell(k, id, m), close: async () => {} };
+    const { state, call } = handler(elsewhere);
+    const res = await call(seed.agent.id, key.token);
+    expect(state.fellBack).toBe(0);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(app.text);
+    const remaining = Number(res.headers.get("x-ratelimit-remaining"));
+    expect(remaining).toBe(Number(app.headers.get("x-ratelimit-remaining")) - 1);
+    expect(await remainingAfterOneMore(seed.agent.id, key.token)).toBe(remaining - 1);
+    // A refused call is still the app's to answer.
+    const other = await issueKey(t, seed.primary.id, "asked, refused");
+    while (Number((await t.api("GET", `/v1/mailboxes/${seed.primary.id}?`, { token: other.token })).headers.get("x-ratelimit-remaining")) > 0);
+    expect((await call(seed.primary.id, other.token)).status).toBe(299);
+    expect(state.fellBack).toBe(1);
   });
 
   test("hands everything else to the app without counting it", async () => {

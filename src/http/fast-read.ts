@@ -1,22 +1,23 @@
 /**
- * GET /v1/mailboxes/{id} with a mailbox API key, answered before the Elysia app when all it
- * needs is in this node's memory: the key (cached, its secret already verified), the
- * mailbox's actor (this node holds it, it is idle, its row is fresh) and the call window.
+ * GET /v1/mailboxes/{id} with a mailbox API key, answered before the Elysia app: at once when
+ * all it needs is in this node's memory (the key, cached with its secret already verified;
+ * the mailbox's actor, held here, idle, its row fresh; the call window), else by asking the
+ * owner for the call and the row as the app would (`asked`), without the app's hooks.
  * That is every poll of an agent reading its own mailbox, the service's hottest request; the
  * app's hooks (body, auth, rate window, scope, validation, metrics, error envelope) cost
  * several times what the answer does.
  *
  * The answer is the app's, byte for byte: the same body, status and headers (rate limit,
  * request id), counted in the same metrics series. Anything else (another method, a query
- * string, a body, the admin token or a runtime key, a cache miss, another mailbox, an actor
- * busy or elsewhere, a refused call) goes to the app untouched, before anything is counted;
- * a refused call counts nothing, so the app's own admission refuses it again and answers the
- * 429. The route stays declared in the app, which documents it and serves every other case.
+ * string, a body, the admin token or a runtime key, a key not in the cache, another
+ * mailbox, a refused call) goes to the app untouched, before anything is counted; a refused
+ * call counts nothing, so the app's own admission refuses it again and answers the 429. The route stays declared in the app, which documents it and serves every other case.
  */
 import type { Mailboxes } from "../../actors/mailbox/client.ts";
 import type { MailboxRow } from "../../db/schema/index.ts";
 import type { Authenticator } from "../auth/authenticate.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
+import type { RateDecision } from "../domain/rate-limit.ts";
 import { mailboxView } from "./mailboxes/model.ts";
 import { requestIdOf } from "./pipeline.ts";
 
@@ -48,21 +49,7 @@ export function fastMailboxRead(deps: FastReadDeps, app: (request: Request) => R
     return body;
   };
 
-  const answer = (request: RoutedRequest, startedAt: number): Response | undefined => {
-    if (request.method !== "GET") return undefined;
-    const headers = request.headers;
-    if (headers.get("content-length") !== null || headers.get("transfer-encoding") !== null) return undefined;
-    const id = request.params.mailboxId;
-    if (id === undefined || !UUID_RE.test(id) || request.url.includes("?")) return undefined;
-    const principal = deps.authenticator.peekKey(headers.get("authorization"));
-    if (principal === undefined || principal.kind !== "key" || principal.runtime) return undefined;
-    const mailboxId = id.toLowerCase();
-    if (mailboxId !== principal.mailboxId) return undefined;
-    const row = deps.mailboxes.getNow(mailboxId);
-    if (row === undefined) return undefined;
-    // Last: from here on the call is counted, and it is answered here.
-    const decision = deps.mailboxes.admitNow(mailboxId, principal.keyId);
-    if (decision === undefined || !decision.allowed) return undefined;
+  const respond = (row: MailboxRow, decision: RateDecision, headers: Headers, startedAt: number): Response => {
     const response = new Response(bodyOf(row), {
       headers: {
         "content-type": "application/json;charset=utf-8",
@@ -74,6 +61,46 @@ export function fastMailboxRead(deps: FastReadDeps, app: (request: Request) => R
     });
     deps.metrics.observeHttp("GET", METRICS_ROUTE, 200, (performance.now() - startedAt) / 1000);
     return response;
+  };
+
+  /**
+   * The same answer when the call must be asked for: another node holds the mailbox (the ask
+   * is forwarded, with the row's read beside it: src/cluster/remote-reads.ts) or its actor is
+   * busy. Only the app's hooks are saved, not the round trip. A refused call counted nothing
+   * and goes to the app, which refuses it again with the 429; so does a failed ask (the app
+   * asks again and renders the error). A failed read after a counted call is counted once
+   * more by the app: stricter, never more permissive.
+   */
+  const asked = async (request: RoutedRequest, mailboxId: string, keyId: string, startedAt: number): Promise<Response> => {
+    let decision: RateDecision;
+    let row: MailboxRow;
+    try {
+      decision = await deps.mailboxes.admit(mailboxId, keyId);
+      if (!decision.allowed) return app(request);
+      row = await deps.mailboxes.get(mailboxId);
+    } catch {
+      return app(request);
+    }
+    return respond(row, decision, request.headers, startedAt);
+  };
+
+  const answer = (request: RoutedRequest, startedAt: number): Response | Promise<Response> | undefined => {
+    if (request.method !== "GET") return undefined;
+    const headers = request.headers;
+    if (headers.get("content-length") !== null || headers.get("transfer-encoding") !== null) return undefined;
+    const id = request.params.mailboxId;
+    if (id === undefined || !UUID_RE.test(id) || request.url.includes("?")) return undefined;
+    const principal = deps.authenticator.peekKey(headers.get("authorization"));
+    if (principal === undefined || principal.kind !== "key" || principal.runtime) return undefined;
+    const mailboxId = id.toLowerCase();
+    if (mailboxId !== principal.mailboxId) return undefined;
+    const row = deps.mailboxes.getNow(mailboxId);
+    if (row === undefined) return asked(request, mailboxId, principal.keyId, startedAt);
+    // Last: from here on the call is counted, and it is answered here.
+    const decision = deps.mailboxes.admitNow(mailboxId, principal.keyId);
+    if (decision === undefined) return asked(request, mailboxId, principal.keyId, startedAt);
+    if (!decision.allowed) return undefined;
+    return respond(row, decision, headers, startedAt);
   };
 
   return (request: RoutedRequest): Response | Promise<Response> => answer(request, performance.now()) ?? app(request);
