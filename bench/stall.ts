@@ -2,10 +2,10 @@
  * Event-loop stalls under hostile input (issue 13's rule: no request, mail or protocol
  * message may hold the event loop for more than 50 ms).
  *
- *   bun bench/stall.ts [--only <substring>[,<substring>…]] [--settle 1000] [--limit 30000]
+ *   bun bench/stall.ts [--only <substring>[,<substring>…]] [--settle 1000] [--limit 30000] [--pglite]
  *
  * Starts the service on a fresh PostgreSQL database (DATABASE_URL's server, default the
- * local one; NATS when NATS_URL is set), pings GET /health every 20 ms from a separate
+ * local one; NATS when NATS_URL is set; with --pglite the embedded defaults), pings GET /health every 20 ms from a separate
  * process (stall-pinger.ts), and sends each hostile input in turn: HTTP bodies, action
  * schemas and protocol parameters, intelligence over a hostile message, and mail over SMTP.
  * After each input it keeps pinging for `--settle` ms (three times that for mail, which is
@@ -16,15 +16,22 @@
  */
 import { parseArgs } from "node:util";
 import nodemailer from "nodemailer";
-import { freePort, startOnFreshDatabase, stop } from "./lib.ts";
+import { freePort, startOnFreshDatabase, startService, stop, tempDir } from "./lib.ts";
 
-const { values } = parseArgs({ options: { only: { type: "string" }, settle: { type: "string", default: "1000" }, limit: { type: "string", default: "30000" } } });
+const { values } = parseArgs({ options: { only: { type: "string" }, settle: { type: "string", default: "1000" }, limit: { type: "string", default: "30000" }, pglite: { type: "boolean", default: false } } });
 const SETTLE = Number(values.settle);
 const REQUEST_LIMIT_MS = Number(values.limit);
 const ONLY = values.only?.split(",").map((s) => s.trim().toLowerCase());
 
 const smtpPort = await freePort();
-const { db, admin, svc, base } = await startOnFreshDatabase({ SMTP_PORT: String(smtpPort) });
+/** --pglite: the embedded defaults (PGlite in a temporary data directory, jobs in process). */
+async function startEmbedded() {
+  const port = await freePort();
+  const admin = `bench-admin-${crypto.randomUUID()}`;
+  const env = { PORT: String(port), SMTP_PORT: String(smtpPort), HOST: "127.0.0.1", ADMIN_TOKEN: admin, DATABASE_URL: "", NATS_URL: "", DATA_DIR: tempDir("mailroom-bench-"), API_KEY_RATE_LIMIT: "10000000" };
+  return { db: { drop: async () => {} }, admin, svc: await startService(env), base: `http://127.0.0.1:${port}` };
+}
+const { db, admin, svc, base } = values.pglite ? await startEmbedded() : await startOnFreshDatabase({ SMTP_PORT: String(smtpPort) });
 
 // The pinger is a process of its own: Bun's fetch runs every request of a process, workers
 // included, on one HTTP client thread, so a ping from a worker here queued behind this

@@ -5,7 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { openPglite } from "./pglite-template.ts";
+import { PgliteOffThread } from "./pglite-client.ts";
 import { StatementChoice, withPreparedStatements } from "./prepared.ts";
 import * as schema from "./schema/index.ts";
 
@@ -58,9 +58,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     dir = join(opts.dataDir, "pglite");
     mkdirSync(dir, { recursive: true });
   }
-  // A fresh cluster is copied from a template rather than made by initdb (db/pglite-template.ts).
-  const client = await openPglite(dir);
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // On a thread of its own (db/pglite-client.ts); a fresh cluster is copied from a template
+  // rather than made by initdb (db/pglite-template.ts).
+  const client = await PgliteOffThread.open(dir);
+  const db = drizzlePglite({ client: client as never, schema }) as unknown as Db;
   return {
     db,
     driver: "pglite",

@@ -48,7 +48,7 @@ async function databaseUrl(): Promise<string | undefined> {
 }
 
 /** Starts src/main.ts and resolves with its ports once it logs "ready". */
-async function startMain(db: string | undefined): Promise<{ proc: ReturnType<typeof Bun.spawn>; url: string; smtpPort: number }> {
+async function startMain(db: string | undefined): Promise<{ proc: ReturnType<typeof Bun.spawn>; url: string; smtpPort: number; lastLogs: () => string }> {
   const [port, smtpPort] = [await freePort(), await freePort()];
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
@@ -73,11 +73,18 @@ async function startMain(db: string | undefined): Promise<{ proc: ReturnType<typ
     buf += decoder.decode(value, { stream: true });
     if (buf.includes('"msg":"ready"')) break;
   }
-  // Keep draining stdout so the child never blocks on a full pipe.
+  // Keep draining stdout so the child never blocks on a full pipe, keeping its last lines: if
+  // it dies, the failure says how and what it said last.
+  let tail = buf.split("\n").slice(-40);
   void (async () => {
-    while (!(await reader.read().catch(() => ({ done: true }))).done) {}
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (done) return;
+      tail = tail.concat(decoder.decode(value, { stream: true }).split("\n")).slice(-40);
+    }
   })();
-  return { proc, url: `http://127.0.0.1:${port}`, smtpPort };
+  const lastLogs = () => `exit code ${proc.exitCode}, signal ${proc.signalCode}; its last log lines:\n${tail.join("\n")}`;
+  return { proc, url: `http://127.0.0.1:${port}`, smtpPort, lastLogs };
 }
 
 const api = (url: string, path: string, init: RequestInit = {}) =>
@@ -145,7 +152,10 @@ test("SIGKILL during a burst: every message that got a 250 is kept byte for byte
     const pending = new Set(accepted.keys());
     while (pending.size > 0 && Date.now() < deadline) {
       for (const id of [...pending]) {
-        const body = (await (await api(second.url, `/v1/messages/${id}`)).json()) as { message: { status: string } };
+        const res = await api(second.url, `/v1/messages/${id}`).catch((err: unknown) => {
+          throw new Error(`the restarted service did not answer (${String(err)}): ${second.lastLogs()}`);
+        });
+        const body = (await res.json()) as { message: { status: string } };
         if (body.message.status === "processed") pending.delete(id);
       }
       if (pending.size > 0) await Bun.sleep(250);
