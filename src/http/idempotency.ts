@@ -222,7 +222,7 @@ export class IdempotencyStore {
    * Records the answer a retry replays: JSON text, or its UTF-8 bytes as sent. An answer of
    * LARGE_ANSWER_BYTES or more is kept as sealed bytes, on PostgreSQL sealed and written by
    * Bun's client on a blob thread: as base64 text through postgres.js, 8 MiB held the event
-   * loop 70–170 ms. Parts (a spliced answer's chunks) are never joined on the event loop.
+   * loop 70–170 ms. The event loop only joins a spliced answer's parts (a memcpy) to move them.
    */
   async complete(claim: Claim, status: number, body: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
     const parts = typeof body === "string" ? [Buffer.from(body, "utf8")] : body instanceof Uint8Array ? [body] : body;
