@@ -67,6 +67,32 @@ describe("the job runner", () => {
     expect(await runner.runNow(id)).toBe(false);
   });
 
+  test("runNow of a job the loop took first waits for that run, and runs it once", async () => {
+    const kind = `test.raced.${newId().slice(0, 8)}`;
+    const id = await plantJob(kind);
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const runner = runnerFor(kind, async () => {
+      runs++;
+      await gate;
+    });
+    runner.start(); // the loop claims the job at once
+    await waitFor(async () => ((await jobOf(id)).lockedUntil ? true : undefined), "the loop's claim");
+    let answered = false;
+    const now = runner.runNow(id).then((ran) => {
+      answered = true;
+      return ran;
+    });
+    await Bun.sleep(50);
+    expect(answered).toBe(false); // waiting for the loop's run, not answering "not pending"
+    release();
+    expect(await now).toBe(true);
+    expect(runs).toBe(1);
+    expect((await jobOf(id)).doneAt).not.toBeNull();
+    await runner.stop();
+  });
+
   test("a PostgreSQL data error is permanent: one attempt", async () => {
     const kind = `test.data.${newId().slice(0, 8)}`;
     const id = await plantJob(kind);

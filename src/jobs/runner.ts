@@ -54,6 +54,10 @@ export class JobRunner {
   private readonly backoffMs: (attempt: number) => number;
   private readonly specs: Partial<Record<JobKind, JobSpec>>;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The runs under way on this node, by job id (runNow waits for one the loop took first). */
+  private readonly running = new Map<string, Promise<void>>();
+  /** Claims of the loop under way: what they take is in `running` once they settle. */
+  private readonly claiming = new Set<Promise<unknown>>();
   private readonly loop = new PokeLoop(
     () => this.drain(),
     (err) => this.log.warn({ err }, "job runner: claiming jobs failed"),
@@ -84,11 +88,21 @@ export class JobRunner {
     this.loop.poke();
   }
 
-  /** Runs one job now if it is pending and unclaimed (a send that wants its first attempt inline). */
+  /**
+   * Runs one job now (a send that wants its first attempt inline). When this node's loop took
+   * it first (a poke races the caller), waits for that run instead. false: it is not pending
+   * here (done already, held by another node, or not due).
+   */
   async runNow(jobId: string): Promise<boolean> {
     const [job] = await this.claim(eq(outbox.id, jobId), 1);
-    if (!job) return false;
-    await this.run(job);
+    if (job) {
+      await this.launch(job, false);
+      return true;
+    }
+    await Promise.allSettled([...this.claiming]);
+    const run = this.running.get(jobId);
+    if (!run) return false;
+    await run;
     return true;
   }
 
@@ -105,16 +119,27 @@ export class JobRunner {
       // for others: claims are taken several at a time (each claim is a round trip), and the
       // busy half keeps the handlers fed meanwhile.
       if (room <= 0 || this.inFlight.size > this.concurrency / 2) return;
-      const jobs = await this.claim(and(inArray(outbox.kind, kinds), lte(outbox.runAfter, sql`now()`))!, room);
-      for (const job of jobs) {
-        const p = this.run(job).finally(() => {
-          this.inFlight.delete(p);
-          this.poke();
-        });
-        this.inFlight.add(p);
-      }
-      if (jobs.length < room) return;
+      // The runs start as the claim settles, so whoever awaits `claiming` finds them in `running`.
+      const claimed = this.claim(and(inArray(outbox.kind, kinds), lte(outbox.runAfter, sql`now()`))!, room).then((jobs) => {
+        for (const job of jobs) void this.launch(job, true);
+        return jobs.length;
+      });
+      this.claiming.add(claimed);
+      const taken = await claimed.finally(() => this.claiming.delete(claimed));
+      if (taken < room) return;
     }
+  }
+
+  /** Runs a claimed job, counted in flight and findable by id until it settles; a loop's run frees its slot with a poke. */
+  private launch(job: OutboxRow, fromLoop: boolean): Promise<void> {
+    const p = this.run(job).finally(() => {
+      this.inFlight.delete(p);
+      this.running.delete(job.id);
+      if (fromLoop) this.poke();
+    });
+    this.inFlight.add(p);
+    this.running.set(job.id, p);
+    return p;
   }
 
   private claim(where: ReturnType<typeof and>, limit: number): Promise<OutboxRow[]> {
