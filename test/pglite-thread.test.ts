@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { PgliteOffThread } from "../db/pglite-client.ts";
-import { LARGE } from "../db/pglite-wire.ts";
+import { Base64Text, LARGE } from "../db/pglite-wire.ts";
 
 /**
  * The embedded database on its own thread (db/pglite-client.ts): what crosses between the
@@ -33,6 +33,15 @@ describe("PGlite on its own thread", () => {
     const asArrays = await pg.query<unknown[]>("select id, body from t where id = 2", [], { rowMode: "array" });
     expect(asArrays.rows).toEqual([[2, "short"]]);
     expect(asArrays.fields.map((f) => f.name)).toEqual(["id", "body"]);
+  });
+
+  test("Base64Text is made into base64 on the thread, for the statement to decode; the caller's bytes stay", async () => {
+    const bytes = new Uint8Array(LARGE * 2).map((_, i) => (i * 7) % 256);
+    const got = await pg.query<{ b: Uint8Array }>("select decode($1::text, 'base64') as b", [new Base64Text(bytes)]);
+    expect(got.rows[0]!.b).toEqual(bytes);
+    expect(bytes.byteLength).toBe(LARGE * 2);
+    const small = await pg.query<{ b: Uint8Array }>("select decode($1::text, 'base64') as b", [new Base64Text(new Uint8Array([1, 2, 3]))]);
+    expect(small.rows[0]!.b).toEqual(new Uint8Array([1, 2, 3]));
   });
 
   test("a database error keeps PostgreSQL's fields", async () => {
