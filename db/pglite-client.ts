@@ -35,6 +35,8 @@ export class PgliteOffThread implements PgliteQueries {
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
   #nextId = 1;
   #closed = false;
+  /** When the thread last answered a call (performance.now()). */
+  #lastAnswer = performance.now();
 
   private constructor() {
     this.#worker = new Worker(new URL("./pglite-thread.ts", import.meta.url));
@@ -112,6 +114,15 @@ export class PgliteOffThread implements PgliteQueries {
     };
   }
 
+  /**
+   * Whether the engine is at work: calls are waiting and the thread answered one within
+   * `withinMs`. It runs one statement at a time, so a `select 1` to ask would queue behind
+   * a large write (hundreds of milliseconds for megabytes) to learn what this already says.
+   */
+  busyAndAnswering(withinMs: number): boolean {
+    return !this.#closed && this.#pending.size > 0 && performance.now() - this.#lastAnswer < withinMs;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     try {
@@ -142,6 +153,7 @@ export class PgliteOffThread implements PgliteQueries {
       for (const listener of this.#listeners.get(reply.channel) ?? []) listener(reply.payload);
       return;
     }
+    this.#lastAnswer = performance.now();
     const pending = this.#pending.get(reply.id);
     if (!pending) return;
     this.#pending.delete(reply.id);

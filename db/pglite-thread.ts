@@ -20,9 +20,21 @@ const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void; 
 /** LISTEN subscriptions by id: how to stop them. */
 const listening = new Map<number, () => Promise<void>>();
 
+/**
+ * bytea from its hex text form, natively: PGlite's own parser goes a byte at a time (554 vs
+ * 334 ms for 8.7 MB, measured). The bytes then cross to the event loop moved, not copied.
+ */
+const parseBytea = (hex: string): Uint8Array => {
+  const buf = Buffer.from(hex.slice(2), "hex");
+  // A view into a shared pool would clone the whole pool when posted: give it its own buffer.
+  return buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength ? new Uint8Array(buf.buffer) : new Uint8Array(buf);
+};
 const identity = (value: string) => value;
 /** drizzle-orm/pglite's parsers (all identity: drizzle maps these values itself); functions cannot cross threads. */
-const DRIZZLE_PARSERS = Object.fromEntries([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, identity]));
+const DRIZZLE_PARSERS = {
+  ...Object.fromEntries([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, identity])), [types.BYTEA]: parseBytea };
+
+const BYTEA_PARSER = { [types.BYTEA]: parseBytea };
 
 const reply = (message: PgliteReply) => self.postMessage(message, transferList(message));
 
@@ -34,7 +46,7 @@ async function handle(call: PgliteCall): Promise<unknown> {
       pg.onNotification((channel, payload) => reply({ type: "notify", channel, payload }));
       return null;
     case "query": {
-      const options = { rowMode: call.rowMode, ...(call.drizzleParsers ? { parsers: DRIZZLE_PARSERS } : {}) };
+      const options = { rowMode: call.rowMode, parsers: call.drizzleParsers ? DRIZZLE_PARSERS : BYTEA_PARSER };
       const params = call.params.map(fromWire);
       const target = call.tx === undefined ? pg! : txOf(call.tx);
       return toWire(await target.query(call.sql, params, options));

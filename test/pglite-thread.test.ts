@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
 import { PgliteOffThread } from "../db/pglite-client.ts";
-import { Base64Text, LARGE } from "../db/pglite-wire.ts";
+import { openDatabase } from "../db/client.ts";
+import { Base64Text, LARGE, Utf8Text } from "../db/pglite-wire.ts";
 
 /**
  * The embedded database on its own thread (db/pglite-client.ts): what crosses between the
@@ -42,6 +44,35 @@ describe("PGlite on its own thread", () => {
     expect(bytes.byteLength).toBe(LARGE * 2);
     const small = await pg.query<{ b: Uint8Array }>("select decode($1::text, 'base64') as b", [new Base64Text(new Uint8Array([1, 2, 3]))]);
     expect(small.rows[0]!.b).toEqual(new Uint8Array([1, 2, 3]));
+  });
+
+  test("Utf8Text is decoded on the thread; handed over (move) with a buffer of its own, the bytes are moved, else copied", async () => {
+    const text = "ünïcödé ".repeat(LARGE / 4);
+    const kept = new TextEncoder().encode(text);
+    expect((await pg.query<{ s: string }>("select $1::text as s", [new Utf8Text(kept)])).rows[0]!.s).toBe(text);
+    expect(kept.byteLength).toBeGreaterThan(LARGE);
+    const moved = new TextEncoder().encode(text);
+    expect((await pg.query<{ s: string }>("select $1::text as s", [new Utf8Text(moved, true)])).rows[0]!.s).toBe(text);
+    expect(moved.byteLength).toBe(0); // detached: it went to the thread
+    // A view into a larger buffer is not its own to move: copied, and the rest stays usable.
+    const whole = new TextEncoder().encode(`${text}tail`);
+    const view = whole.subarray(0, whole.byteLength - 4);
+    expect((await pg.query<{ s: string }>("select $1::text as s", [new Utf8Text(view, true)])).rows[0]!.s).toBe(text);
+    expect(whole.byteLength).toBe(view.byteLength + 4);
+    // The same bytes twice in one statement, handed over: the buffer crosses once.
+    const twice = new TextEncoder().encode(text);
+    const both = await pg.query<{ a: string; b: string }>("select $1::text as a, $2::text as b", [new Utf8Text(twice, true), new Base64Text(twice, true)]);
+    expect(both.rows[0]!.a).toBe(text);
+    expect(Buffer.from(both.rows[0]!.b, "base64").toString("utf8")).toBe(text);
+  });
+
+  test("bytea comes back as bytes of its own, large or small (parsed natively on the thread)", async () => {
+    const large = new Uint8Array(LARGE * 2 + 3).map((_, i) => (i * 13) % 256);
+    const got = await pg.query<{ b: Uint8Array; s: Uint8Array; e: Uint8Array }>("select $1::bytea as b, '\\x00ff10'::bytea as s, ''::bytea as e", [large]);
+    expect(got.rows[0]!.b).toEqual(large);
+    expect(got.rows[0]!.s).toEqual(new Uint8Array([0, 255, 16]));
+    expect(got.rows[0]!.s.buffer.byteLength).toBe(3);
+    expect(got.rows[0]!.e).toEqual(new Uint8Array(0));
   });
 
   test("a database error keeps PostgreSQL's fields", async () => {
@@ -98,5 +129,35 @@ describe("PGlite on its own thread", () => {
     // In-process, the write ran in one stretch of the thread (no tick at all).
     expect(ticks).toBeGreaterThan(1);
     expect((await pg.query<{ n: number }>("select length(body) as n from t where id = 100")).rows[0]!.n).toBe(8 << 20);
+  });
+});
+
+describe("the embedded database's health check", () => {
+  test("a busy engine that keeps answering counts as up: the ping does not wait its turn; an idle one is asked", async () => {
+    const database = await openDatabase({ dataDir: "", inMemory: true });
+    try {
+      await database.ping(); // idle: asked with select 1
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let inTx!: () => void;
+      const started = new Promise<void>((resolve) => (inTx = resolve));
+      const tx = (database.db as unknown as { $client: PgliteOffThread }).$client.transaction(async (t) => {
+        await t.query("select 1");
+        inTx();
+        await held;
+      });
+      await started;
+      // This statement waits for the transaction: the engine has work queued and just answered.
+      let waitingDone = false;
+      const waiting = database.db.execute(sql`select 1`).then(() => (waitingDone = true));
+      await database.ping();
+      expect(waitingDone).toBe(false);
+      release();
+      await tx;
+      await waiting;
+      expect(waitingDone).toBe(true);
+    } finally {
+      await database.close();
+    }
   });
 });

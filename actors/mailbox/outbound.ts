@@ -1,4 +1,5 @@
-import { and, desc, eq, getTableColumns, gte, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, sql, type SQL } from "drizzle-orm";
+import { textFromUtf8 } from "../../db/large-values.ts";
 import { deliveryEvents, drafts, messages, replyTokens, suppressions, threads, type MessageRow } from "../../db/schema/index.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { allRecipients, checkOutgoing, replyAddressing, type Dispatched, type OutgoingFields, type ReplyFields } from "../../src/domain/outbound.ts";
@@ -129,8 +130,8 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
   const rawHeaders = readHead(raw);
   const rawSize = raw.byteLength;
   const stored = await storeLarge(deps, composed);
-  // The bodies as text where the row takes them as parameters (not staged): a body given as
-  // bytes went to the composer, and its bytes came back (staging alone moves them on).
+  // The bodies as text where the row takes them as parameters (not stored apart): a body given
+  // as bytes went to the composer, and its bytes came back (storeLarge alone moves them on).
   const textBody = stored.text ? null : asText(fields.textBody, composed.bodies.text);
   const htmlBody = stored.html ? null : asText(fields.htmlBody, composed.bodies.html);
   const now = new Date();
@@ -152,7 +153,7 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
         });
       }
       const tokenId = newId();
-      if (!deps.native) await putBlobs(tx, [{ sha256: rawSha256, bytes: raw }]);
+      if (!deps.native) await putBlobs(tx, [{ sha256: rawSha256, bytes: raw }], { move: true });
       const [message] = await tx
         .insert(messages)
         .values({
@@ -172,8 +173,8 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
           messageIdHeader,
           inReplyTo: threading.inReplyTo,
           references: threading.references,
-          textBody: stored.text ? stagedText(stored.text) : textBody,
-          htmlBody: stored.html ? stagedText(stored.html) : htmlBody,
+          textBody: stored.text ?? textBody,
+          htmlBody: stored.html ?? htmlBody,
           headers: rawHeaders,
           riskLevel: "low",
           rawSha256,
@@ -195,7 +196,7 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
       const jobId = await enqueueJob(tx, "mail.deliver", mailbox.id, { message_id: id });
       if (threading.draftId) await tx.delete(drafts).where(eq(drafts.id, threading.draftId));
       if (stored.staged.length > 0) await dropStagedTexts(tx, stored.staged);
-      // A staged body given as bytes is not made a string here: the answer splices its JSON (Dispatched.bodiesJson).
+      // A large body given as bytes is not made a string here: the answer splices its JSON (Dispatched.bodiesJson).
       const given = (body: BodyText | null, text: string | null) => text ?? (typeof body === "string" ? body : null);
       return { message: { ...message!, textBody: given(fields.textBody, textBody), htmlBody: given(fields.htmlBody, htmlBody) } as MessageRow, jobId };
     })
@@ -208,7 +209,7 @@ export async function dispatch({ state, deps }: WriteContext, fields: OutgoingFi
 
 const asText = (given: BodyText | null, back: Uint8Array | null): string | null => (given === null ? null : typeof given === "string" ? given : bodyString(back!));
 
-/** Bodies from this size (both together, UTF-8) are staged rather than sent as text parameters. */
+/** Bodies from this size (both together, UTF-8) go apart from the other parameters (storeLarge). */
 const STAGE_BODIES_FROM = 256 * 1024;
 
 /**
@@ -218,16 +219,23 @@ const STAGE_BODIES_FROM = 256 * 1024;
  * copy) and, for a large send, the bodies, which the transaction copies from `body_stage`.
  * The bytes are moved to the thread that writes them (src/mail/native-blobs.ts): the
  * composed raw message and bodies are not used again here. On PGlite everything stays in the
- * transaction.
+ * transaction, and a large send's bodies go to the row as the bytes the composer handed back,
+ * moved to PGlite's thread and decoded there (db/large-values.ts).
  */
-async function storeLarge(deps: WriteContext["deps"], composed: Composed): Promise<{ text: string | null; html: string | null; staged: string[] }> {
+async function storeLarge(deps: WriteContext["deps"], composed: Composed): Promise<{ text: SQL | null; html: SQL | null; staged: string[] }> {
   const none = { text: null, html: null, staged: [] };
-  if (!deps.native) return none;
-  await deps.native.write([{ sha256: composed.sha256, bytes: composed.raw }], { move: true });
   const { text, html } = composed.bodies;
-  if ((text?.byteLength ?? 0) + (html?.byteLength ?? 0) < STAGE_BODIES_FROM) return none;
+  const large = (text?.byteLength ?? 0) + (html?.byteLength ?? 0) >= STAGE_BODIES_FROM;
+  if (!deps.native) {
+    if (!large) return none;
+    return { text: text && textFromUtf8(deps.db, text, true), html: html && textFromUtf8(deps.db, html, true), staged: [] };
+  }
+  await deps.native.write([{ sha256: composed.sha256, bytes: composed.raw }], { move: true });
+  if (!large) return none;
   const staged = await deps.native.stageTexts([text, html].filter((b) => b !== null), { move: true });
-  return { text: text ? staged[0]! : null, html: html ? staged[text ? 1 : 0]! : null, staged };
+  const textId = text ? staged[0]! : null;
+  const htmlId = html ? staged[text ? 1 : 0]! : null;
+  return { text: textId === null ? null : stagedText(textId), html: htmlId === null ? null : stagedText(htmlId), staged };
 }
 
 /**

@@ -52,10 +52,20 @@ export function unsealRawSync(key: Uint8Array, sealed: Uint8Array): Buffer {
   return Buffer.concat([decipher.update(sealed.subarray(12, sealed.byteLength - 16)), decipher.final()]);
 }
 
+/**
+ * sealRaw() in its two parts, iv and ciphertext ‖ tag, as WebCrypto gives them: joining them
+ * is a copy into fresh memory (~20 ms of the event loop for 8 MiB), which a caller that
+ * stores them can leave to the database (`iv || sealed`).
+ */
+export async function sealSplit(key: Buffer, plaintext: Uint8Array): Promise<{ iv: Uint8Array; tagged: Uint8Array }> {
+  const iv = new Uint8Array(randomBytes(12));
+  const tagged = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, tagLength: 128 }, await gcmKey(key, "encrypt"), plaintext as Uint8Array<ArrayBuffer>));
+  return { iv, tagged };
+}
+
 /** sealBytes() without the base64: iv ‖ ciphertext ‖ tag, for a bytea column. */
 export async function sealRaw(key: Buffer, plaintext: Uint8Array): Promise<Uint8Array> {
-  const iv = randomBytes(12);
-  const tagged = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, tagLength: 128 }, await gcmKey(key, "encrypt"), plaintext as Uint8Array<ArrayBuffer>));
+  const { iv, tagged } = await sealSplit(key, plaintext);
   const out = new Uint8Array(12 + tagged.byteLength);
   out.set(iv);
   out.set(tagged, 12);

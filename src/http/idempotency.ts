@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
+import { byteaParam } from "../../db/large-values.ts";
 import type { Db } from "../../db/client.ts";
 import { idempotencyKeys } from "../../db/schema/index.ts";
-import { deriveKey, sealBytes, sealRaw, unsealBytes, unsealRaw } from "../crypto/seal.ts";
+import { deriveKey, sealBytes, sealSplit, unsealBytes, unsealRaw } from "../crypto/seal.ts";
 import type { NativeBlobs } from "../mail/native-sql.ts";
 import { AppError } from "../errors.ts";
 import { LARGE_TEXT_BYTES, type DetachedTexts } from "./json-parse.ts";
@@ -237,8 +238,10 @@ export class IdempotencyStore {
     }
     const plain = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     if (size >= LARGE_ANSWER_BYTES) {
-      const sealed = await sealRaw(cipherKey(claim.scope, claim.key), plain);
+      // Stored as sealRaw() would give it, joined by the database; the ciphertext is moved, not copied.
+      const { iv, tagged } = await sealSplit(cipherKey(claim.scope, claim.key), plain);
       await this.#unhold(claim);
+      const sealed = sql`${byteaParam(this.db, iv)} || ${byteaParam(this.db, tagged, true)}`;
       await this.db.update(idempotencyKeys).set({ state: "done", statusCode: status, responseBody: null, responseSealed: sealed }).where(mine());
       return;
     }

@@ -1,27 +1,10 @@
-import { is, sql } from "drizzle-orm";
-import { PgliteSession } from "drizzle-orm/pglite";
+import { sql } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
-import { Base64Text } from "../../db/pglite-wire.ts";
+import { byteaParam, fromBase64 } from "../../db/large-values.ts";
 
 export const sha256Hex = (bytes: Uint8Array): string => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 
-/*
- * Bytes cross to the database as base64 text, decoded there (`decode(…, 'base64')`), and come
- * back the same way (`encode`). Both drivers would otherwise spell bytea in hex: postgres.js
- * sends every parameter as text (twice the size), and PGlite builds its hex string one byte at
- * a time in JavaScript (tens of milliseconds for a 100 KiB message, on the event loop). Base64
- * is a third larger than the bytes and encoded and decoded natively on both ends.
- *
- * On PGlite the base64 is made on PGlite's thread (db/pglite-wire.ts `Base64Text`): made here,
- * it took the event loop ~28 ms to encode and ~15 ms more to move for an 8 MiB raw message.
- */
-const b64 = (db: Db | Tx, bytes: Uint8Array): string | Base64Text =>
-  onPglite(db) ? new Base64Text(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
-const onPglite = (db: Db | Tx): boolean => is((db as unknown as { session: unknown }).session, PgliteSession);
-const fromB64 = (text: string): Uint8Array => {
-  const buf = Buffer.from(text, "base64");
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-};
+// Bytes cross as base64 both ways (db/large-values.ts says why).
 
 /** Stores bytes under their SHA-256 (a no-op when already stored) and returns the key. */
 export async function putBlob(db: Db | Tx, bytes: Uint8Array): Promise<string> {
@@ -30,13 +13,13 @@ export async function putBlob(db: Db | Tx, bytes: Uint8Array): Promise<string> {
   return sha256;
 }
 
-/** Several blobs in one statement (keys already computed); duplicates are fine. */
-export async function putBlobs(db: Db | Tx, items: BlobItem[]): Promise<void> {
+/** Several blobs in one statement (keys already computed); duplicates are fine. `move`: the bytes are handed over (db/large-values.ts). */
+export async function putBlobs(db: Db | Tx, items: BlobItem[], opts: { move?: boolean } = {}): Promise<void> {
   const seen = new Set<string>();
   const rows = items.filter((i) => !seen.has(i.sha256) && seen.add(i.sha256));
   if (rows.length === 0) return;
   const values = sql.join(
-    rows.map((r) => sql`(${r.sha256}, ${r.bytes.byteLength}::int, decode(${b64(db, r.bytes)}::text, 'base64'))`),
+    rows.map((r) => sql`(${r.sha256}, ${r.bytes.byteLength}::int, ${byteaParam(db, r.bytes, opts.move)})`),
     sql`, `,
   );
   await db.execute(sql`insert into blobs (sha256, size, bytes) values ${values} on conflict (sha256) do nothing`);
@@ -44,7 +27,7 @@ export async function putBlobs(db: Db | Tx, items: BlobItem[]): Promise<void> {
 
 export async function getBlob(db: Db, sha256: string): Promise<Uint8Array | undefined> {
   const rows = await rowsOf<{ b: string }>(db.execute(sql`select encode(bytes, 'base64') as b from blobs where sha256 = ${sha256} limit 1`));
-  return rows[0] ? fromB64(rows[0].b) : undefined;
+  return rows[0] ? fromBase64(rows[0].b) : undefined;
 }
 
 /** Whether a blob is stored, without reading its bytes. */
@@ -61,7 +44,7 @@ export async function getBlobRange(db: Db, sha256: string, offset: number, lengt
   const rows = await rowsOf<{ b: string | null }>(
     db.execute(sql`select encode(substring(bytes from ${offset + 1}::int for ${length}::int), 'base64') as b from blobs where sha256 = ${sha256} limit 1`),
   );
-  return rows[0] && rows[0].b !== null ? fromB64(rows[0].b) : undefined;
+  return rows[0] && rows[0].b !== null ? fromBase64(rows[0].b) : undefined;
 }
 
 /** postgres.js answers execute() with the rows, PGlite with `{ rows }`. */
