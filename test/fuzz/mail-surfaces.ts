@@ -84,6 +84,8 @@ async function smtpSession(w: World, tally: Tally, c: FuzzCase, s: { helo: strin
       r = await smtp.cmd(`RCPT TO:<${address}>`, REPLY_MS);
       tally.statuses.set(Number(r.slice(0, 3)), (tally.statuses.get(Number(r.slice(0, 3))) ?? 0) + 1);
       if (r.startsWith("250")) rcpts++;
+      // Refusals count as junk commands: past SMTP_MAX_JUNK_COMMANDS the listener says 421 and closes, as it should.
+      else if (r.startsWith("421")) return;
       // 451 is the listener's "something broke on our side"; a closed or silent session is worse.
       else if (r.startsWith("451") || r.startsWith("<")) return fault("RCPT", r);
     }
