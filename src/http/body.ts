@@ -5,6 +5,7 @@ import type { JsonIntake } from "./json-intake.ts";
 import { BodyRefusal } from "./json-parse.ts";
 import { schemaToWire } from "./schema-wire.ts";
 import { bodyCheck } from "./validation.ts";
+import { nextTurn } from "./turns.ts";
 
 /**
  * Reading request bodies, for every route and content type (README "Request bodies"). Elysia's
@@ -52,9 +53,6 @@ export async function readBounded(request: Request, max: number, what: string): 
   if (into) return size === declared ? into : into.subarray(0, size);
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
-
-/** Resolves on a later turn of the event loop, after timers and I/O waiting now. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * A JSON route's body: `null` when empty, else a JSON object, or a refusal. JSON is taken with

@@ -7,6 +7,7 @@ import { deriveKey, sealBytes, sealSplit, unsealBytes, unsealRaw } from "../cryp
 import type { NativeBlobs } from "../mail/native-sql.ts";
 import { AppError } from "../errors.ts";
 import { LARGE_TEXT_BYTES, type DetachedTexts } from "./json-parse.ts";
+import { joinInTurns } from "./turns.ts";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 /** Answers from this size are stored as sealed bytes rather than base64 text (complete()). */
@@ -236,15 +237,16 @@ export class IdempotencyStore {
       await this.native.writeAnswer({ scope: claim.scope, keyDigest: claim.keyDigest, claimedAt: claim.claimedAt.toISOString() }, status, cipherKey(claim.scope, claim.key), [...parts]);
       return;
     }
-    const plain = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     if (size >= LARGE_ANSWER_BYTES) {
-      // Stored as sealRaw() would give it, joined by the database; the ciphertext is moved, not copied.
-      const { iv, tagged } = await sealSplit(cipherKey(claim.scope, claim.key), plain);
+      // Joined a megabyte a turn, sealed by WebCrypto off the event loop, and stored as sealRaw()
+      // would give it, the IV joined by the database: the ciphertext is moved, not copied.
+      const { iv, tagged } = await sealSplit(cipherKey(claim.scope, claim.key), parts.length === 1 ? parts[0]! : await joinInTurns(parts));
       await this.#unhold(claim);
       const sealed = sql`${byteaParam(this.db, iv)} || ${byteaParam(this.db, tagged, true)}`;
       await this.db.update(idempotencyKeys).set({ state: "done", statusCode: status, responseBody: null, responseSealed: sealed }).where(mine());
       return;
     }
+    const plain = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     const sealed = await sealResponse(claim.scope, claim.key, plain);
     await this.#unhold(claim);
     await this.db.update(idempotencyKeys).set({ state: "done", statusCode: status, responseBody: sealed, responseSealed: null }).where(mine());

@@ -4,6 +4,7 @@
  * values are spliced in as they are. Serialising two 4 MiB bodies again on the event loop cost
  * ~100 ms; this costs nothing proportional to them.
  */
+import { nextTurn } from "./turns.ts";
 
 /** `value` as JSON, with the strings under `slots`' keys of `holder` (an object inside `value`) replaced by those JSON bytes. */
 export function splicedJson(value: object, holder: Record<string, unknown>, slots: Record<string, Uint8Array>, status: number, headers: Record<string, string> = {}): Response {
@@ -69,6 +70,3 @@ const slices = (bytes: Uint8Array): Uint8Array[] => {
   for (let at = 0; at < bytes.byteLength; at += SLICE) out.push(bytes.subarray(at, at + SLICE));
   return out.length > 0 ? out : [bytes];
 };
-
-/** Resolves on a later turn of the event loop, after timers and I/O waiting now. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
