@@ -30,11 +30,12 @@ const parseBytea = (hex: string): Uint8Array => {
   return buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength ? new Uint8Array(buf.buffer) : new Uint8Array(buf);
 };
 const identity = (value: string) => value;
-/** drizzle-orm/pglite's parsers (all identity: drizzle maps these values itself); functions cannot cross threads. */
-const DRIZZLE_PARSERS = {
-  ...Object.fromEntries([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, identity])), [types.BYTEA]: parseBytea };
-
 const BYTEA_PARSER = { [types.BYTEA]: parseBytea };
+/** drizzle-orm/pglite's parsers (all identity: drizzle maps these values itself), and bytea's; functions cannot cross threads. */
+const DRIZZLE_PARSERS = {
+  ...Object.fromEntries([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, identity])),
+  ...BYTEA_PARSER,
+};
 
 const reply = (message: PgliteReply) => self.postMessage(message, transferList(message));
 
