@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { Mailbox, MessageFilters, MessageItem, Paged } from "./api.ts";
 import { ErrorBox, Risk, Status, Triage } from "./components.tsx";
 import { go, type Live, type Session } from "./session.ts";
-import { errorText, RISK_LEVELS, STATUSES, TRIAGE_LABELS, typing, when } from "./util.ts";
+import { errorText, RISK_LEVELS, STATUSES, TRIAGE_LABELS, typing, useKeys, when } from "./util.ts";
 
 const PAGE_SIZE = 50;
 
@@ -100,24 +100,22 @@ export function InboxScreen({ session, mailbox, live }: { session: Session; mail
     }
   };
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
-      if (typing(e)) {
-        if (e.key === "Escape") (e.target as HTMLElement).blur();
-        return;
-      }
-      if (e.key === "j" || e.key === "ArrowDown") setState((s) => ({ ...s, selected: Math.min(selected + 1, items.length - 1) }));
-      else if (e.key === "k" || e.key === "ArrowUp") setState((s) => ({ ...s, selected: Math.max(selected - 1, 0) }));
-      else if (e.key === "Enter" || e.key === "o") open(items[selected]);
-      else if (e.key === "e") void archive(items[selected]);
-      else if (e.key === "/") searchRef.current?.focus();
-      else return;
-      e.preventDefault();
-    };
-    addEventListener("keydown", onKey);
-    return () => removeEventListener("keydown", onKey);
-  }, [items, selected]);
+  useKeys((e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (typing(e)) {
+      if (e.key === "Escape") (e.target as HTMLElement).blur();
+      return;
+    }
+    const last = items.length - 1;
+    // From the state, not this render's `selected`: two presses before a render move two rows.
+    if (e.key === "j" || e.key === "ArrowDown") setState((s) => ({ ...s, selected: Math.max(0, Math.min(Math.min(s.selected, last) + 1, last)) }));
+    else if (e.key === "k" || e.key === "ArrowUp") setState((s) => ({ ...s, selected: Math.max(Math.min(s.selected, last) - 1, 0) }));
+    else if (e.key === "Enter" || e.key === "o") open(items[selected]);
+    else if (e.key === "e") void archive(items[selected]);
+    else if (e.key === "/") searchRef.current?.focus();
+    else return;
+    e.preventDefault();
+  });
 
   useEffect(() => {
     document.querySelector(`[data-row="${selected}"]`)?.scrollIntoView({ block: "nearest" });

@@ -3,7 +3,7 @@ import type { Label, Mailbox, Message } from "./api.ts";
 import { AuthVerdicts, ErrorBox, Risk, Signals, Status, Triage } from "./components.tsx";
 import { isUnread } from "./inbox.tsx";
 import { go, type Live, type Session } from "./session.ts";
-import { bytes, download, fullTime, typing, useAction, useLoad, when } from "./util.ts";
+import { bytes, download, fullTime, typing, useAction, useKeys, useLoad, when } from "./util.ts";
 
 /**
  * The policy inside the frame that shows a message's HTML: no script, no remote load of any
@@ -117,17 +117,13 @@ export function MessageScreen({ session, mailbox, id, live }: { session: Session
       if (m) msg.set({ ...m, status: r.status, archived_at: new Date().toISOString() });
     });
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (e.key === "e") void archive();
-      else if (e.key === "u" || e.key === "Escape") go(`m/${mailbox.id}/inbox`);
-      else return;
-      e.preventDefault();
-    };
-    addEventListener("keydown", onKey);
-    return () => removeEventListener("keydown", onKey);
-  }, [m]);
+  useKeys((e) => {
+    if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "e") void archive();
+    else if (e.key === "u" || e.key === "Escape") go(`m/${mailbox.id}/inbox`);
+    else return;
+    e.preventDefault();
+  });
 
   if (msg.error) return <ErrorBox error={msg.error} />;
   if (!m) return <p class="muted">Loading…</p>;
@@ -135,7 +131,7 @@ export function MessageScreen({ session, mailbox, id, live }: { session: Session
   const text = m.extracted_text ?? m.text_body;
 
   return (
-    <article class="message">
+    <article class="message" data-id={m.id}>
       <p>
         <a href={`#/m/${mailbox.id}/inbox`}>← Inbox</a> <span class="muted hint">e archive · u back</span>
       </p>

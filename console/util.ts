@@ -85,6 +85,22 @@ export function download(blob: Blob, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/**
+ * Listens for key presses on the page for as long as the component is mounted. The listener is
+ * added once and always calls the handler of the latest render: re-adding it in an effect left a
+ * window after each render (effects run after paint) in which a key reached the previous render's
+ * handler and acted on a stale list or selection.
+ */
+export function useKeys(handler: (e: KeyboardEvent) => void) {
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => latest.current(e);
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, []);
+}
+
 /** True when a key press comes from a field being typed into (shortcuts stay out of its way). */
 export const typing = (e: KeyboardEvent) => {
   const t = e.target as HTMLElement | null;

@@ -330,4 +330,23 @@ suite("console in a browser", () => {
     await page.waitForSelector("article.message");
     expect(page.url()).toContain(`/message/${first}`);
   }, 120_000);
+
+  test("keys pressed faster than the page paints act on what it shows: j j enter opens two rows down", async () => {
+    await page.goto(`${t.url}/console#/m/${seed.agent.id}/inbox`);
+    await page.waitForSelector("ol.messages li.row.selected");
+    const ids = await page.$$eval("ol.messages li.row", (rows: any[]) => rows.map((r) => r.getAttribute("data-id")));
+    const at = ids.indexOf(await page.getAttribute("li.row.selected", "data-id"));
+    expect(at).toBeGreaterThanOrEqual(0);
+    const target = ids[Math.min(at + 2, ids.length - 1)];
+    // No waiting between the presses: each must see the render the one before it caused.
+    await page.keyboard.press("j");
+    await page.keyboard.press("j");
+    await page.keyboard.press("Enter");
+    await page.waitForURL((url) => url.hash.endsWith(`/message/${target}`), { timeout: 15_000 });
+    await page.waitForSelector(`article.message[data-id="${target}"]`, { timeout: 15_000 });
+    await page.keyboard.press("u");
+    await page.waitForURL((url) => url.hash.endsWith("/inbox"), { timeout: 15_000 });
+    await page.waitForSelector(`li.row.selected[data-id="${target}"]`, { timeout: 15_000 });
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 });
