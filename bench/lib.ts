@@ -99,13 +99,40 @@ export async function stop(proc: ReturnType<typeof Bun.spawn>): Promise<void> {
 }
 
 /** The ingest benches' message: 20 KiB of text and a 100 KiB attachment of random bytes. */
-export async function benchMessage(rcpt: string): Promise<Buffer> {
-  const text = ("The quarterly figures are attached. " + "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ").padEnd(20 * 1024, "x ");
+/**
+ * The text of a bench message, `bytes` long. "filler" (the historical default) pads two
+ * sentences with "x x x …": ~10,000 one-letter words in 20 KiB, about three times the words
+ * of real prose of that size, which is what PostgreSQL's to_tsvector pays for. "prose" is
+ * deterministic English-like text (words of a common vocabulary, sentences and paragraphs),
+ * the word count real mail of that size has.
+ */
+export type BenchText = "filler" | "prose";
+export function benchText(lead: string, bytes: number, kind: BenchText): string {
+  if (kind === "filler") return (lead + "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ").padEnd(bytes, "x ").slice(0, bytes);
+  const words = PROSE_WORDS;
+  let seed = 0x9e3779b9;
+  const next = () => ((seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0), seed);
+  let out = lead;
+  while (out.length < bytes) {
+    const n = 6 + (next() % 16);
+    const sentence: string[] = [];
+    for (let i = 0; i < n; i++) sentence.push(words[next() % words.length]!);
+    sentence[0] = sentence[0]![0]!.toUpperCase() + sentence[0]!.slice(1);
+    out += sentence.join(" ") + (next() % 7 === 0 ? "?" : ".") + (next() % 5 === 0 ? "\n\n" : " ");
+  }
+  return out.slice(0, bytes);
+}
+const PROSE_WORDS = (
+  "the of and to a in that is was he for it with as his on be at by had are but from or have an they which one you were all we when there can been has more if no out do so what up time about than into only other new some could these two may first then any like now my such make over our even most after also did many before must through back years where much your way well down should because each just those people how too little state good very world still own see men work long here get both between life being under never day same another know while last might great old year off come since against go came right used take three states himself few house use during without again place around however home small found thought went say part once high general upon school every don't does got united left number course war until always away something fact though water less public put think almost hand enough far took head yet government system better set told nothing night end why called didn't eyes find going look asked later knew point next program city business give group toward young days let room president side social given present several order national possible rather second face per among form important often things looking early white john become case large need big four within felt along children saw best church ever least power development light thing seemed family interest want members mind country area others done turned although open god service certain kind problem began different door thus help sense means whole matter perhaps itself york times law human line above name example action company hands local show whether five history gave today either act feet across taken past quite anything seen having death week experience body word half really field car words already themselves i'm information tell together college shall money period held keep sure probably free seems real behind cannot miss political air question office brought whose special heard major problems ago became federal moment study available known result street economic boy position reason change south board individual job areas society west close turn love community true court force full seem am wife future age voice center woman control common policy necessary following front sometimes six girl clear further land run students provide feel party able mother music education university child effect level stood military short town morning total outside rate figure class art century washington north usually plan leave therefore evidence too million sound top black strong hard various says believe type value play surface soon mean near lines table peace modern tax road red book personal process situation minutes increase idea english alone women gone nor amount doing itself report figures meeting invoice quarterly attached review budget forecast revenue schedule contract proposal customer account payment delivery"
+).split(" ");
+
+export async function benchMessage(rcpt: string, textKind: BenchText = "filler"): Promise<Buffer> {
+  const text = benchText("The quarterly figures are attached. ", 20 * 1024, textKind);
   return new MailComposer({
     from: "Bench Sender <bench@example.com>",
     to: rcpt,
     subject: "Quarterly figures",
-    text: text.slice(0, 20 * 1024),
+    text,
     attachments: [{ filename: "figures.bin", content: Buffer.from(crypto.getRandomValues(new Uint8Array(100 * 1024))), contentType: "application/octet-stream" }],
   })
     .compile()

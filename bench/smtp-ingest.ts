@@ -2,10 +2,11 @@
  * Inbound SMTP ingest vs. ceiling.
  *
  *   bun bench/smtp-ingest.ts [--seconds 10] [--connections 8] [--rounds 2] [--mailboxes 1]
- *                            [--message big|small] [--pglite] [--messages N]
+ *                            [--message big|small] [--text filler|prose] [--pglite] [--messages N]
  *
  * `big` (default) is 20 KiB of text and a 100 KiB attachment (158 KiB on the wire), `small`
- * 8 KiB of text. Each message sent is made distinct (an `X-Bench-Seq` field first), as real
+ * 8 KiB of text; --text prose makes that text English-like prose instead of the "x x x"
+ * filler earlier figures were measured with (bench/lib.ts benchText). Each message sent is made distinct (an `X-Bench-Seq` field first), as real
  * mail is, over `connections` persistent SMTP connections for `seconds`, spread over
  * `mailboxes` recipients, to the service on a fresh PostgreSQL database (DATABASE_URL's
  * server, default the local one; with --pglite the embedded database in a temporary data
@@ -27,7 +28,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { parseArgs } from "node:util";
 import MailComposer from "nodemailer/lib/mail-composer";
-import { benchMessage, BUN, freePort, freshDatabase, ROOT, startService, stop, tempDir } from "./lib.ts";
+import { benchMessage, benchText, type BenchText, BUN, freePort, freshDatabase, ROOT, startService, stop, tempDir } from "./lib.ts";
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +39,8 @@ const { values } = parseArgs({
     message: { type: "string", default: "big" },
     pglite: { type: "boolean", default: false },
     messages: { type: "string", default: "0" },
+    // filler (default, comparable with earlier figures) or prose: see benchText in bench/lib.ts.
+    text: { type: "string", default: "filler" },
   },
 });
 const seconds = Number(values.seconds);
@@ -47,6 +50,8 @@ const mailboxCount = Math.max(1, Number(values.mailboxes));
 const small = values.message === "small";
 const pglite = values.pglite === true;
 const messageLimit = Math.max(0, Number(values.messages));
+if (values.text !== "filler" && values.text !== "prose") throw new Error("--text is filler or prose");
+const textKind: BenchText = values.text;
 
 /** One SMTP client connection that sends messages one after another. */
 class Client {
@@ -102,9 +107,9 @@ class Client {
 }
 
 async function messageBytes(): Promise<Buffer> {
-  if (!small) return benchMessage("bench@mail.localhost");
-  const text = ("A short note about the meeting tomorrow. " + "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ").padEnd(8 * 1024, "x ");
-  return new MailComposer({ from: "Bench Sender <bench@example.com>", to: "bench@mail.localhost", subject: "Meeting notes", text: text.slice(0, 8 * 1024) }).compile().build();
+  if (!small) return benchMessage("bench@mail.localhost", textKind);
+  const text = benchText("A short note about the meeting tomorrow. ", 8 * 1024, textKind);
+  return new MailComposer({ from: "Bench Sender <bench@example.com>", to: "bench@mail.localhost", subject: "Meeting notes", text }).compile().build();
 }
 
 /** Dot-stuffed, CRLF, without the end marker: an `X-Bench-Seq` line and the end are added per send. */
@@ -247,7 +252,7 @@ try {
   const body = await buildBody();
 
   console.log(
-    `inbound SMTP ingest: ${small ? "8 KiB text" : "20 KiB text + 100 KiB attachment"} (${(body.length / 1024).toFixed(0)} KiB on the wire), ${connections} connections, ${mailboxCount} mailbox(es), ${seconds} s per run, ${rounds} rounds, ${pglite ? "PGlite (embedded)" : `PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`}`,
+    `inbound SMTP ingest: ${small ? "8 KiB text" : "20 KiB text + 100 KiB attachment"} (${textKind}) (${(body.length / 1024).toFixed(0)} KiB on the wire), ${connections} connections, ${mailboxCount} mailbox(es), ${seconds} s per run, ${rounds} rounds, ${pglite ? "PGlite (embedded)" : `PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`}`,
   );
   for (let round = 1; round <= rounds; round++) {
     const bareCpu0 = cpuMsOf(bare.pid);
