@@ -62,23 +62,31 @@ export class CallLog {
     } else {
       this.pending.set(slot, { mailboxId, keyId, at, n: 1, partition: lease.partition, epoch: lease.epoch });
     }
-    if (this.timer === undefined) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        void this.flush();
-      }, FLUSH_MS);
-    }
+    this.schedule();
   }
 
-  /** Writes everything queued (a handover calls this before releasing a partition). */
+  /** A flush within FLUSH_MS, unless one is already due. */
+  private schedule(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch(() => {});
+    }, FLUSH_MS);
+  }
+
+  /**
+   * Writes everything queued when its turn comes (a handover calls this after the partition
+   * stopped taking calls, so all of them are in it). Calls admitted while it writes wait for
+   * their own timer: draining until nothing was pending wrote back to back under load, a
+   * statement per database round trip (~600 a second, a fifth of the read path's throughput
+   * on one node) where one per FLUSH_MS does.
+   */
   flush(): Promise<void> {
     // One write at a time, in order: a flush waits for the one before it.
     const next = this.writing.then(async () => {
-      while (this.pending.size > 0) {
-        const rows = [...this.pending.values()];
-        this.pending.clear();
-        for (let i = 0; i < rows.length; i += MAX_BATCH) await this.write(rows.slice(i, i + MAX_BATCH), rows.slice(i + MAX_BATCH));
-      }
+      const rows = [...this.pending.values()];
+      this.pending.clear();
+      for (let i = 0; i < rows.length; i += MAX_BATCH) await this.write(rows.slice(i, i + MAX_BATCH), rows.slice(i + MAX_BATCH));
     });
     this.writing = next.catch(() => {});
     return next;
@@ -140,7 +148,7 @@ export class CallLog {
       this.keep(batch);
       this.keep(after);
       this.log.warn({ err, rows: batch.length }, "could not record API-key calls; retrying");
-      await Bun.sleep(FLUSH_MS);
+      this.schedule();
       throw err;
     }
   }
