@@ -79,7 +79,7 @@ export class CallLog {
    * stopped taking calls, so all of them are in it). Calls admitted while it writes wait for
    * their own timer: draining until nothing was pending wrote back to back under load, a
    * statement per database round trip (~600 a second), where one per FLUSH_MS does; with
-   * 2,000 keys polling, that cost two nodes a third of their throughput (bench/cluster-poll.ts).
+   * 2,000 keys polling, that cost two nodes a quarter of their throughput (bench/cluster-poll.ts).
    */
   flush(): Promise<void> {
     // One write at a time, in order: a flush waits for the one before it.
