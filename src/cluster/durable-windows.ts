@@ -48,6 +48,8 @@ export class CallLog {
     private readonly db: Db,
     private readonly leases: PartitionLeases,
     private readonly log: Logger,
+    /** How long an admitted call may wait; only tests change it (to drive flushes themselves). */
+    private readonly flushMs = FLUSH_MS,
   ) {}
 
   /** Counts an admitted call; it is written within FLUSH_MS. Outside an actor message, nothing. */
@@ -71,7 +73,7 @@ export class CallLog {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.flush().catch(() => {});
-    }, FLUSH_MS);
+    }, this.flushMs);
   }
 
   /**
