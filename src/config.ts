@@ -53,6 +53,8 @@ export interface Config {
   smtpMinDataRate: number;
   smtpDataRateGraceSeconds: number;
   smtpMaxJunkCommands: number;
+  /** MAIL FROM waits while processing runs more than this far behind (src/mail/in-flow.ts); 0 = never. */
+  smtpInFlowLagMs: number;
   smtpTls: { keyFile: string; certFile: string } | undefined;
   parseTimeoutMs: number;
   parseWorkers: number;
@@ -206,6 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpMinDataRate: int("SMTP_MIN_DATA_RATE", 500, 0, 1_000_000_000),
     smtpDataRateGraceSeconds: int("SMTP_DATA_RATE_GRACE_SECONDS", 10, 0, 3600),
     smtpMaxJunkCommands: int("SMTP_MAX_JUNK_COMMANDS", 100, 1, 100_000),
+    smtpInFlowLagMs: int("SMTP_IN_FLOW_LAG_MS", 1000, 0, 600_000),
     smtpTls: undefined,
     parseTimeoutMs: int("PARSE_TIMEOUT_MS", 5000, 100, 120_000),
     parseWorkers: int("PARSE_WORKERS", 2, 1, 64),

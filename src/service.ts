@@ -40,6 +40,7 @@ import { MailParser } from "./mail/parse/index.ts";
 import { Composer } from "./mail/outbound/composer.ts";
 import { InboundProcessor } from "./mail/process.ts";
 import { Recipients } from "./mail/recipients.ts";
+import { InFlow } from "./mail/in-flow.ts";
 import { smtpBridge } from "./mail/smtp-bridge.ts";
 import { startSmtpIngress } from "./smtp/server.ts";
 import { WebhookSystem } from "./webhooks/index.ts";
@@ -298,7 +299,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         sessions: { opened: () => metrics.smtpSessionOpened(), closed: () => metrics.smtpSessionClosed() },
         tls: config.smtpTls ? { key: readFileSync(config.smtpTls.keyFile), cert: readFileSync(config.smtpTls.certFile) } : undefined,
       },
-      smtpBridge(recipients, ingest),
+      smtpBridge(recipients, ingest, new InFlow(database.db, config.smtpInFlowLagMs)),
     );
     cleanups.push(() => smtp.close());
     // First on SIGTERM: this node's mailboxes go to the others at once; requests still in

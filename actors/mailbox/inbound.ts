@@ -4,13 +4,14 @@ import { newId } from "../../src/domain/ids.ts";
 import { touchSenderProfiles, type SenderSighting } from "../../src/domain/sender-profiles.ts";
 import { AppError, notFound } from "../../src/errors.ts";
 import { eventRow, jobRow } from "../../src/jobs/outbox.ts";
+import { contentColumns } from "../../src/mail/content.ts";
 import { MESSAGE_EVENT_PAYLOAD_SQL, messageEventPayload } from "../../src/mail/events.ts";
 import { normalizeSubject, participantsKey, placeArrivals, placeInThread, type ThreadHints } from "../../src/mail/threading.ts";
 import type { Tx } from "../../db/client.ts";
 import { wellFormedJson } from "../../db/schema/json.ts";
 import type { BatchOutcome } from "../runtime/index.ts";
 import { afterProcessing, processingSettings, type Processed } from "./after-processing.ts";
-import { lockOwnMessages } from "./message-rows.ts";
+import { lockOwnMessages, type LockedMessage } from "./message-rows.ts";
 import type { Arrival, ProcessedUpdate, WriteContext } from "./types.ts";
 
 /**
@@ -172,10 +173,14 @@ async function insertProcessedEvents(tx: Tx, fresh: Processed[]): Promise<void> 
 type Applied = { row: MessageRow; attachments: AttachmentRow[]; records: (typeof attachments.$inferInsert)[]; fresh: boolean };
 
 /** One message of the batch: its row updated; its attachment records returned, for the batch to insert together. */
-async function applyOne(tx: Tx, state: WriteContext["state"], cmd: ProcessedUpdate, current: MessageRow | undefined): Promise<Applied | undefined> {
+async function applyOne(tx: Tx, state: WriteContext["state"], cmd: ProcessedUpdate, current: LockedMessage | undefined): Promise<Applied | undefined> {
   const r = cmd.result;
   if (!current) return undefined;
-  if (current.processedAt) return { row: current, attachments: [], records: [], fresh: false }; // a job that ran twice
+  if (current.processedAt) {
+    // A job that ran twice: the message stays as the first run left it (read whole, it is the reply).
+    const [row] = await tx.select().from(messages).where(eq(messages.id, current.id)).limit(1);
+    return { row: row!, attachments: [], records: [], fresh: false };
+  }
 
   const subject = r.subject ?? "";
   // The thread decided at arrival stands: a reply and a label may already name it, and the
@@ -198,31 +203,22 @@ async function applyOne(tx: Tx, state: WriteContext["state"], cmd: ProcessedUpda
   const [row] = await tx
     .update(messages)
     .set({
+      // Stored already (src/mail/content.ts), these columns are left out: setting any of them
+      // would make PostgreSQL compute the message's full-text vector again.
+      ...(cmd.contentStored ? {} : contentColumns(r)),
       threadId,
       // An archive that came first is kept: processing does not undo a user's action.
       status: current.status === "received" ? "processed" : current.status,
-      fromAddress: r.fromAddress,
-      subject,
       snippet: r.snippet,
-      cc: r.ccAddresses,
       replyTo: r.replyTo,
       messageIdHeader: r.messageIdHeader,
       inReplyTo: r.inReplyTo,
       references: r.references,
-      textBody: r.textBody,
-      htmlBody: r.htmlBody,
-      extractedText: r.extractedText,
-      quotedText: r.quotedText ?? null,
-      headers: r.headers,
       riskLevel: r.assessment.riskLevel,
       triageLabel: r.assessment.triageLabel,
       suspiciousSignals: r.assessment.signals,
       auth: r.assessment.auth,
       autoReplyBlocked: r.assessment.autoReplyBlocked,
-      attachmentNames: r.attachments
-        .map((a) => a.filename ?? "")
-        .filter(Boolean)
-        .join(" "),
       processedAt: new Date(),
     })
     .where(eq(messages.id, cmd.messageId))

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { messages, type MessageRow } from "../../db/schema/index.ts";
 
@@ -17,11 +17,19 @@ export async function lockOwnMessage(tx: Tx, mailboxId: string, messageId: strin
   return row;
 }
 
-/** Several messages of this mailbox, locked as `lockOwnMessage` locks one, in one statement (in id order, as every batch locks them). */
-export async function lockOwnMessages(tx: Tx, mailboxId: string, messageIds: string[]): Promise<Map<string, MessageRow>> {
+/** A locked message without its texts and headers (tens of KiB a message once processing stored its content). */
+export type LockedMessage = Omit<MessageRow, "textBody" | "htmlBody" | "extractedText" | "quotedText" | "headers">;
+const { textBody: _t, htmlBody: _h, extractedText: _e, quotedText: _q, headers: _hd, ...LOCKED_COLUMNS } = getTableColumns(messages);
+
+/**
+ * Several messages of this mailbox, locked as `lockOwnMessage` locks one, in one statement (in
+ * id order, as every batch locks them), read without their texts and headers: processing
+ * stores those before its batch is applied (src/mail/content.ts), and the batch needs none.
+ */
+export async function lockOwnMessages(tx: Tx, mailboxId: string, messageIds: string[]): Promise<Map<string, LockedMessage>> {
   if (messageIds.length === 0) return new Map();
   const rows = await tx
-    .select()
+    .select(LOCKED_COLUMNS)
     .from(messages)
     .where(and(inArray(messages.id, [...new Set(messageIds)]), eq(messages.mailboxId, mailboxId)))
     .orderBy(asc(messages.id))

@@ -37,6 +37,11 @@ export interface ProcessedUpdate {
   jobId: string | null;
   tokenThreadId: string | null;
   result: ProcessedMail;
+  /**
+   * The result's content columns are stored already (src/mail/content.ts storeContent, which
+   * `mail.process` runs before this command): the actor's update leaves them alone.
+   */
+  contentStored?: boolean;
 }
 
 /** The outcome of one delivery attempt of an outbound message. */

@@ -5,6 +5,7 @@ import { messages, protocolMessages, type MessageRow, type OutboxRow } from "../
 import { dispositionFor } from "../domain/sender-profiles.ts";
 import type { Assessor } from "./assess/index.ts";
 import { getBlob, putBlob } from "./blobs.ts";
+import { storeContent } from "./content.ts";
 import { snippetOf } from "./extract.ts";
 import type { MailParser } from "./parse/index.ts";
 import type { RecentRaw } from "./recent-raw.ts";
@@ -15,8 +16,8 @@ import { messageIdOf } from "../jobs/outbox.ts";
 
 /**
  * The `mail.process` job: parse (in a worker, under a budget), assess, store attachment
- * bytes, then hand the result to the mailbox actor, which threads the message and commits
- * it together with the job's completion. Parsing and DNS happen outside the actor, so a slow
+ * bytes and the message's content (./content.ts), then hand the result to the mailbox actor,
+ * which threads the message and commits it together with the job's completion. Parsing and DNS happen outside the actor, so a slow
  * message never holds up the mailbox.
  */
 export class InboundProcessor {
@@ -52,12 +53,16 @@ export class InboundProcessor {
     const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition, content });
 
     const result = outcome.ok ? await this.fromParsed(outcome.mail, outcome.extractedText, assessment, outcome.quotedText, outcome.snippet) : fallback(message, headers, assessment);
+    // The texts (and their full-text vector) are written here, so that the actor's transaction
+    // need not wait for them (see storeContent).
+    await storeContent(this.db, messageId, result);
     try {
       await this.mailboxes.applyProcessed(message.mailboxId, {
         messageId,
         jobId: job.id,
         tokenThreadId: typeof job.payload.token_thread_id === "string" ? job.payload.token_thread_id : null,
         result,
+        contentStored: true,
       });
     } catch (err) {
       // The message or its mailbox is gone (deleted meanwhile): nothing to process, the job is done.

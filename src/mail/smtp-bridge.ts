@@ -1,4 +1,5 @@
 import type { SmtpIngressDeps } from "../smtp/types.ts";
+import type { InFlow } from "./in-flow.ts";
 import type { Ingest } from "./ingest.ts";
 import type { Recipient, RecipientProblem, Recipients } from "./recipients.ts";
 
@@ -14,8 +15,8 @@ const REFUSAL: Record<RecipientProblem, (address: string) => { code: 550; messag
 // RCPT decisions wait here for their DATA; bounded, as a client may never send DATA.
 const PENDING_LIMIT = 10_000;
 
-/** Joins the SMTP listener to the recipient rules and the ingest pipeline. */
-export function smtpBridge(recipients: Recipients, ingest: Ingest): SmtpIngressDeps {
+/** Joins the SMTP listener to the recipient rules, the ingest pipeline and its in-flow control. */
+export function smtpBridge(recipients: Recipients, ingest: Ingest, inFlow?: InFlow): SmtpIngressDeps {
   const resolved = new Map<string, Recipient>();
   return {
     async resolveRecipient(address) {
@@ -31,5 +32,6 @@ export function smtpBridge(recipients: Recipients, ingest: Ingest): SmtpIngressD
       );
       return ingest.accept({ raw, mailFrom: envelope.mailFrom, recipients: list, remoteAddress: envelope.remoteAddress, heloName: envelope.heloName });
     },
+    ...(inFlow ? { admitMessage: () => inFlow.admit() } : {}),
   };
 }

@@ -59,6 +59,14 @@ export async function startSmtpIngress(opts: SmtpIngressOptions, deps: SmtpIngre
     closeTimeout: limits.closeTimeoutMs,
     logger: false,
     ...tlsOptions,
+    // In-flow control: a new message waits while processing runs behind (deps.admitMessage).
+    onMailFrom: (_address, _session, callback) => {
+      if (!deps.admitMessage) return callback();
+      deps.admitMessage().then(
+        () => callback(),
+        () => callback(),
+      );
+    },
     onRcptTo,
     onData,
     // onClose also fires for connections refused (maxClients) or gone before onConnect: only

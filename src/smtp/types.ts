@@ -21,6 +21,11 @@ export interface SmtpIngressDeps {
    * and the envelope; resolves when the message is durable. A throw → 451 (logged).
    */
   accept(raw: Uint8Array, envelope: SmtpEnvelope): Promise<{ ids: string[] }>;
+  /**
+   * Called at each MAIL FROM; the 250 waits until it resolves (in-flow control: see
+   * src/mail/in-flow.ts). It must resolve within seconds; a rejection is treated as a resolve.
+   */
+  admitMessage?(): Promise<void>;
 }
 
 export interface SmtpIngressOptions {
