@@ -213,7 +213,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         "protocol.auto": autoReplies(mailboxesClient),
       },
       log.child({ component: "jobs" }),
-      { pollMs: config.jobPollMs, leaseMs: config.jobLeaseSeconds * 1000, maxAttempts: config.jobMaxAttempts, onFailed: (kind) => metrics.jobFailed(kind) },
+      { pollMs: config.jobPollMs, concurrency: config.jobConcurrency, leaseMs: config.jobLeaseSeconds * 1000, maxAttempts: config.jobMaxAttempts, onFailed: (kind) => metrics.jobFailed(kind) },
     );
     // Stopped before the actors drain (cleanups run in reverse), after HTTP and SMTP stop taking work.
     cleanups.push(() => runner?.stop());

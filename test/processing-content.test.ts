@@ -3,12 +3,12 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { Mailboxes } from "../actors/mailbox/client.ts";
 import { LocalPlacement } from "../actors/runtime/index.ts";
-import { messages } from "../db/schema/index.ts";
+import { attachments, messages } from "../db/schema/index.ts";
 import { putBlob } from "../src/mail/blobs.ts";
 import { storeContent } from "../src/mail/content.ts";
 import type { ProcessedMail } from "../src/mail/types.ts";
 import { seedAccount, startTestService, type TestService } from "./harness.ts";
-import { rfc822, smtpSend, waitForMessage } from "./mail-support.ts";
+import { outboxRows, rfc822, smtpSend, waitForMessage } from "./mail-support.ts";
 
 /**
  * Processing writes a message's content (texts, headers, sender, subject: what its full-text
@@ -50,7 +50,7 @@ async function receivedMessage(): Promise<string> {
   return id;
 }
 
-function result(word: string): ProcessedMail {
+function result(word: string, files: string[] = []): ProcessedMail {
   return {
     headers: [{ key: "Subject", value: `About ${word}` }],
     messageIdHeader: null,
@@ -65,7 +65,7 @@ function result(word: string): ProcessedMail {
     htmlBody: null,
     extractedText: `The text says ${word}.`,
     snippet: `The text says ${word}.`,
-    attachments: [],
+    attachments: files.map((filename) => ({ filename, mimeType: "text/plain", size: 5, contentId: null, sha256: null, rawOffset: 0, rawLength: 5, transferEncoding: "identity" as const })),
     assessment: { riskLevel: "low", triageLabel: "fyi", signals: [], auth: { spf: "none", dkim: "none", dmarc: "none" }, autoReplyBlocked: false },
   };
 }
@@ -131,5 +131,34 @@ describe("a processed message's content", () => {
     expect(message).toMatchObject({ status: "processed", subject: "Pelican report", from_address: "zed@example.com" });
     expect(message.text_body).toContain("The pelicans arrived on Tuesday.");
     expect(await indexed(id, "pelican")).toBe(true);
+  });
+
+  test("results applied in one batch: each message gets its own attachments and one processed event; one message twice is processed once", async () => {
+    const [a, b] = [await receivedMessage(), await receivedMessage()];
+    await storeContent(db(), a, result("one", ["a1.txt", "a2.txt"]));
+    await storeContent(db(), b, result("two", ["b1.txt"]));
+    // Asked in one turn, they wait in the actor's inbox together and are applied as one batch.
+    const applied = await Promise.all([
+      mailboxes.applyProcessed(s.agent.id, { messageId: a, jobId: null, tokenThreadId: null, result: result("one", ["a1.txt", "a2.txt"]), contentStored: true }),
+      mailboxes.applyProcessed(s.agent.id, { messageId: b, jobId: null, tokenThreadId: null, result: result("two", ["b1.txt"]), contentStored: true }),
+    ]);
+    expect(applied.map((m) => m.id)).toEqual([a, b]);
+    const files = async (id: string) =>
+      (await db().select({ filename: attachments.filename, position: attachments.position }).from(attachments).where(eq(attachments.messageId, id))).sort((x, y) => x.position - y.position).map((r) => r.filename);
+    expect(await files(a)).toEqual(["a1.txt", "a2.txt"]);
+    expect(await files(b)).toEqual(["b1.txt"]);
+    expect(await outboxRows(t, "message.processed", a)).toHaveLength(1);
+    expect(await outboxRows(t, "message.processed", b)).toHaveLength(1);
+    const event = (await outboxRows(t, "message.processed", a))[0]!.payload as { attachments: { filename: string }[]; text_body?: string };
+    expect(event.attachments.map((x) => x.filename)).toEqual(["a1.txt", "a2.txt"]);
+    expect(await row(b)).toMatchObject({ status: "processed", textBody: "The text says two." });
+
+    // The same message twice in one batch (a job that ran twice): processed once.
+    const c = await receivedMessage();
+    await storeContent(db(), c, result("three", ["c1.txt"]));
+    const twice = await Promise.all([0, 1].map(() => mailboxes.applyProcessed(s.agent.id, { messageId: c, jobId: null, tokenThreadId: null, result: result("three", ["c1.txt"]), contentStored: true })));
+    expect(twice.map((m) => m.id)).toEqual([c, c]);
+    expect(await files(c)).toEqual(["c1.txt"]);
+    expect(await outboxRows(t, "message.processed", c)).toHaveLength(1);
   });
 });

@@ -93,8 +93,9 @@ function arrivalHints(cmd: Arrival, own: string, at: Date): ThreadHints {
  * Applies the parse and assessment of received messages: stores the parsed
  * fields and attachment records, sets status `processed`, writes `message.processed`, and
  * marks the processing job done, all in one transaction (so a retry never doubles it).
- * Messages are applied in order inside it, so a reply sees the thread its predecessor made.
- * A database error fails the whole batch; the jobs are retried.
+ * Messages are applied in order inside it, so a reply sees the thread its predecessor made
+ * (all at once when none can: see applyAll). A database error fails the whole batch; the jobs
+ * are retried.
  */
 export async function applyProcessed(ctx: WriteContext, cmds: ProcessedUpdate[]): Promise<BatchOutcome<MessageRow>[]> {
   const { state, deps } = ctx;
@@ -103,41 +104,44 @@ export async function applyProcessed(ctx: WriteContext, cmds: ProcessedUpdate[])
   const { outcomes, handOver } = await deps.db.transaction(async (tx) => {
     const outcomes: BatchOutcome<MessageRow>[] = [];
     const fresh: Processed[] = [];
-    const senders: SenderSighting[] = [];
-    // The batch's rows are locked in one statement, and its attachment records written in one more.
     const locked = await lockOwnMessages(tx, state.mailbox.id, cmds.map((c) => c.messageId));
-    const applied: (Applied | undefined)[] = [];
-    for (const cmd of cmds) {
-      const one = await applyOne(tx, state, cmd, locked.get(cmd.messageId));
-      // The same message twice in one batch (a job that ran twice): the second finds it processed.
-      if (one?.fresh) locked.set(one.row.id, one.row);
-      applied.push(one);
-    }
-    const records = applied.flatMap((a) => (a?.fresh ? a.records : []));
-    if (records.length > 0) {
-      const rows = await tx.insert(attachments).values(records).returning();
-      for (const a of applied) if (a?.fresh) a.attachments = rows.filter((r) => r.messageId === a.row.id).sort((x, y) => x.position - y.position);
-    }
+    // What the batch writes besides the rows is known from the locked rows alone: which
+    // messages this batch processes (the first mention of each that is not processed yet; a
+    // job that ran twice finds its message processed), their attachment records, their senders
+    // and the jobs' completions. So it all goes in one flight with the updates: one round trip
+    // for the lot while the actor holds the mailbox, not one per statement.
+    const first = new Set<string>();
+    const isFresh = cmds.map((c) => {
+      const row = locked.get(c.messageId);
+      const fresh = row !== undefined && !row.processedAt && !first.has(c.messageId);
+      first.add(c.messageId);
+      return fresh;
+    });
+    const records = cmds.flatMap((c, i) => (isFresh[i] ? recordsOf(c) : []));
+    const senders: SenderSighting[] = cmds.flatMap((c, i) => (isFresh[i] ? [{ address: c.result.fromAddress, name: c.result.fromName ?? null, at: locked.get(c.messageId)!.createdAt }] : []));
+    const jobIds = cmds.map((c) => c.jobId).filter((id): id is string => id !== null);
+    const [applied, attachmentRows] = await Promise.all([
+      applyAll(tx, state, cmds, locked),
+      records.length > 0 ? tx.insert(attachments).values(records).returning() : Promise.resolve([]),
+      touchSenderProfiles(tx, state.mailbox.accountId, senders),
+      jobIds.length > 0 ? tx.update(outbox).set({ doneAt: new Date() }).where(inArray(outbox.id, jobIds)) : Promise.resolve(),
+    ]);
     for (const [i, cmd] of cmds.entries()) {
       const one = applied[i];
       if (!one) {
         outcomes.push({ ok: false, error: notFound("message", cmd.messageId) });
         continue;
       }
-      const entry: Processed = { row: one.row, attachments: one.attachments };
       outcomes.push({ ok: true, value: one.row });
-      if (one.fresh) {
-        fresh.push(entry);
-        senders.push({ address: one.row.fromAddress, name: cmd.result.fromName ?? null, at: one.row.createdAt });
+      if (isFresh[i]) {
+        const own = attachmentRows.filter((r) => r.messageId === cmd.messageId).sort((x, y) => x.position - y.position);
+        fresh.push({ row: one.row, attachments: own });
       }
     }
-    await touchSenderProfiles(tx, state.mailbox.accountId, senders);
     // Autopilot, runtime routing and auto-replies may change the rows: the events come after.
     const handOver = await afterProcessing(tx, ctx, settings, fresh);
-    // The batch's events and job completions, one statement each.
+    // The batch's events, in one statement.
     await insertProcessedEvents(tx, fresh);
-    const jobIds = cmds.map((c) => c.jobId).filter((id): id is string => id !== null);
-    if (jobIds.length > 0) await tx.update(outbox).set({ doneAt: new Date() }).where(inArray(outbox.id, jobIds));
     const byId = new Map(fresh.map((p) => [p.row.id, p.row]));
     return { outcomes: outcomes.map((o) => (o.ok && byId.has(o.value.id) ? { ok: true as const, value: byId.get(o.value.id)! } : o)), handOver };
   });
@@ -170,16 +174,38 @@ async function insertProcessedEvents(tx: Tx, fresh: Processed[]): Promise<void> 
     order by e.n`);
 }
 
-type Applied = { row: MessageRow; attachments: AttachmentRow[]; records: (typeof attachments.$inferInsert)[]; fresh: boolean };
+/**
+ * The batch's rows updated, in its order. When each message is in the batch once and already
+ * has its thread (decided at arrival), no update reads what another writes, and they are all
+ * sent at once. Otherwise (a job that ran twice, or a message stored before threads were
+ * decided at arrival, which its update threads and a later one may join) one after another.
+ */
+async function applyAll(tx: Tx, state: WriteContext["state"], cmds: ProcessedUpdate[], locked: Map<string, LockedMessage>): Promise<(Applied | undefined)[]> {
+  const independent = new Set(cmds.map((c) => c.messageId)).size === cmds.length && cmds.every((c) => locked.get(c.messageId)?.threadId != null);
+  if (independent) return Promise.all(cmds.map((cmd) => applyOne(tx, state, cmd, locked.get(cmd.messageId))));
+  const applied: (Applied | undefined)[] = [];
+  for (const cmd of cmds) {
+    const one = await applyOne(tx, state, cmd, locked.get(cmd.messageId));
+    // The same message twice in one batch: the second finds it processed.
+    if (one?.fresh) locked.set(one.row.id, one.row);
+    applied.push(one);
+  }
+  return applied;
+}
 
-/** One message of the batch: its row updated; its attachment records returned, for the batch to insert together. */
+/** A processed message's attachment records (their bytes are stored already: a blob or a range of the raw message). */
+const recordsOf = (cmd: ProcessedUpdate) => cmd.result.attachments.map((a, position) => ({ id: newId(), messageId: cmd.messageId, position, ...a }));
+
+type Applied = { row: MessageRow; fresh: boolean };
+
+/** One message of the batch: its row updated. */
 async function applyOne(tx: Tx, state: WriteContext["state"], cmd: ProcessedUpdate, current: LockedMessage | undefined): Promise<Applied | undefined> {
   const r = cmd.result;
   if (!current) return undefined;
   if (current.processedAt) {
     // A job that ran twice: the message stays as the first run left it (read whole, it is the reply).
     const [row] = await tx.select().from(messages).where(eq(messages.id, current.id)).limit(1);
-    return { row: row!, attachments: [], records: [], fresh: false };
+    return { row: row!, fresh: false };
   }
 
   const subject = r.subject ?? "";
@@ -224,9 +250,8 @@ async function applyOne(tx: Tx, state: WriteContext["state"], cmd: ProcessedUpda
     .where(eq(messages.id, cmd.messageId))
     .returning(WITHOUT_TEXTS);
 
-  const records = r.attachments.map((a, position) => ({ id: newId(), messageId: cmd.messageId, position, ...a }));
   const texts = { textBody: stored(r.textBody), htmlBody: stored(r.htmlBody), extractedText: stored(r.extractedText), quotedText: stored(r.quotedText ?? null) };
-  return { row: { ...row!, ...texts }, attachments: [], records, fresh: true };
+  return { row: { ...row!, ...texts }, fresh: true };
 }
 
 /*
