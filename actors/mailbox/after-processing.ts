@@ -66,7 +66,10 @@ export async function autopilotOf(state: MailboxState, deps: WriteContext["deps"
 export async function afterProcessing(tx: Tx, { state }: WriteContext, settings: Settings, processed: Processed[]): Promise<{ deliveryIds: string[]; jobs: number }> {
   const inbound = processed.filter((p) => p.row.direction === "inbound");
   if (inbound.length === 0) return { deliveryIds: [], jobs: 0 };
-  const protocolRows = await tx.select().from(protocolMessages).where(inArray(protocolMessages.messageId, inbound.map((p) => p.row.id)));
+  // Only an agent protocol message has a protocol row (actors/mailbox/protocol.ts writes both
+  // together): a batch of mail needs no look-up, and the actor one round trip less.
+  const agentJson = inbound.filter((p) => p.row.transport === "agent-json").map((p) => p.row.id);
+  const protocolRows = agentJson.length > 0 ? await tx.select().from(protocolMessages).where(inArray(protocolMessages.messageId, agentJson)) : [];
   for (const p of inbound) p.protocol = protocolRows.find((r) => r.messageId === p.row.id);
 
   const { policy, binding } = settings;
