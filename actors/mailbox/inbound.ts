@@ -51,16 +51,18 @@ export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): P
   await deps.db.transaction(async (tx) => {
     // In order, so that a reply sees the thread its predecessor in the same batch was given;
     // in a fixed number of statements for the whole batch.
-    const threadIds = await placeArrivals(
+    const { written: inserted } = await placeArrivals(
       tx,
       state.mailbox.id,
       cmds.map((cmd, i) => ({ subject: cmd.head.subject, hints: arrivalHints(cmd, state.mailbox.emailAddress, at), messageIdHeader: rows[i]!.messageIdHeader })),
       newId,
+      // The messages go in with the update of their threads: one round trip for both.
+      (threadIds) =>
+        tx
+          .insert(messages)
+          .values(rows.map((row, i) => ({ ...row, threadId: threadIds[i]! })))
+          .returning(),
     );
-    const inserted = await tx
-      .insert(messages)
-      .values(rows.map((row, i) => ({ ...row, threadId: threadIds[i]! })))
-      .returning();
     await tx.insert(outbox).values([
       ...inserted.map((row) => eventRow("message.received", state.mailbox.id, messageEventPayload(row))),
       // The job carries what processing reads of the row (src/mail/process.ts arrivalOf), so it need not read the row back.

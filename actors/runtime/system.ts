@@ -156,6 +156,11 @@ export class ActorSystem {
     return count;
   }
 
+  /** Whether this actor is held in memory (including mid-activation or mid-passivation). */
+  isActive(kind: string, id: string): boolean {
+    return this.kinds.get(kind)?.cells.has(id) ?? false;
+  }
+
   /** Messages waiting for their turn (not the ones running), summed over actors. O(actors): meant for metrics. */
   queueDepth(kind?: string): number {
     let depth = 0;

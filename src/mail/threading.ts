@@ -148,9 +148,20 @@ const IDS_PER_LOOKUP = 1000;
  * messages it holds. All hints must share one `at` (the batch's arrival time), which is what
  * lets one update bring every found thread forward. `known` maps Message-IDs decided earlier
  * in the same uncommitted transaction to their threads; it is extended here.
+ *
+ * `alongside`, given the decided threads, writes what needs them (the messages): it is sent
+ * with the update that brings found threads forward, after any new threads are inserted, so
+ * the two cost one round trip. Answers the threads, in order, and what `alongside` answered.
  */
-export async function placeArrivals(tx: Tx, mailboxId: string, items: ArrivalToPlace[], newId: () => string, known = new Map<string, string>()): Promise<string[]> {
-  if (items.length === 0) return [];
+export async function placeArrivals<T>(
+  tx: Tx,
+  mailboxId: string,
+  items: ArrivalToPlace[],
+  newId: () => string,
+  alongside: (threadIds: string[]) => Promise<T>,
+  known = new Map<string, string>(),
+): Promise<{ threadIds: string[]; written: T }> {
+  if (items.length === 0) return { threadIds: [], written: await alongside([]) };
   const at = items[0]!.hints.at;
   const since = at.getTime() - SUBJECT_WINDOW_MS;
 
@@ -241,12 +252,17 @@ export async function placeArrivals(tx: Tx, mailboxId: string, items: ArrivalToP
     if (item.messageIdHeader && !known.has(item.messageIdHeader)) known.set(item.messageIdHeader, threadId);
     out.push(threadId);
   }
-  if (touched.size > 0) {
-    await tx
-      .update(threads)
-      .set({ lastMessageAt: sql`greatest(${threads.lastMessageAt}, ${at.toISOString()}::timestamptz)`, status: "open" })
-      .where(inArray(threads.id, [...touched]));
-  }
+  // New threads first: what `alongside` writes may name them. The update of found threads does
+  // not touch what `alongside` writes, so the two go together.
   if (created.length > 0) await tx.insert(threads).values(created);
-  return out;
+  const [, written] = await Promise.all([
+    touched.size > 0
+      ? tx
+          .update(threads)
+          .set({ lastMessageAt: sql`greatest(${threads.lastMessageAt}, ${at.toISOString()}::timestamptz)`, status: "open" })
+          .where(inArray(threads.id, [...touched]))
+      : Promise.resolve(),
+    alongside(out),
+  ]);
+  return { threadIds: out, written };
 }
