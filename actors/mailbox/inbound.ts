@@ -1,5 +1,5 @@
 import { eq, getTableColumns, inArray, sql } from "drizzle-orm";
-import { attachments, messages, outbox, type AttachmentRow, type MessageRow } from "../../db/schema/index.ts";
+import { attachments, messages, outbox, type MessageRow } from "../../db/schema/index.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { touchSenderProfiles, type SenderSighting } from "../../src/domain/sender-profiles.ts";
 import { AppError, notFound } from "../../src/errors.ts";
