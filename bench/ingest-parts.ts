@@ -4,7 +4,7 @@
  * thread (mailauth, offline DNS) and the main thread's pure-CPU steps (head reading, posting
  * the bytes, as the SMTP listener hands them on, to a worker and reading its answer back).
  *
- *   bun bench/ingest-parts.ts [--n 300]
+ *   bun bench/ingest-parts.ts [--n 300] [--message big|small] [--text filler|prose]
  */
 import { PassThrough } from "node:stream";
 import { parseArgs } from "node:util";
@@ -16,11 +16,13 @@ import { parseInline } from "../src/mail/parse/convert.ts";
 import { readHead } from "../src/mail/parse/head.ts";
 import { readMessage } from "../src/smtp/message.ts";
 import type { Envelope } from "../src/mail/types.ts";
-import { benchMessage } from "./lib.ts";
+import { benchMessage, smallBenchMessage } from "./lib.ts";
 
-const { values } = parseArgs({ options: { n: { type: "string", default: "300" } } });
+const { values } = parseArgs({ options: { n: { type: "string", default: "300" }, message: { type: "string", default: "big" }, text: { type: "string", default: "filler" } } });
 const n = Number(values.n);
-const raw = new Uint8Array(await benchMessage("bench@mail.localhost"));
+if (values.text !== "filler" && values.text !== "prose") throw new Error("--text is filler or prose");
+const make = values.message === "small" ? smallBenchMessage : benchMessage;
+const raw = new Uint8Array(await make("bench@mail.localhost", values.text));
 const envelope: Envelope = { mailFrom: "bench@example.com", rcptTo: ["bench@mail.localhost"], remoteAddress: "198.51.100.7", heloName: "bench.example.com" };
 const offline = async () => {
   throw Object.assign(new Error("offline"), { code: "ENOTFOUND" });

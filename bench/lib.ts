@@ -139,6 +139,12 @@ export async function benchMessage(rcpt: string, textKind: BenchText = "filler")
     .build();
 }
 
+/** The small ingest bench message: 8 KiB of text and no attachment. */
+export async function smallBenchMessage(rcpt: string, textKind: BenchText = "filler"): Promise<Buffer> {
+  const text = benchText("A short note about the meeting tomorrow. ", 8 * 1024, textKind);
+  return new MailComposer({ from: "Bench Sender <bench@example.com>", to: rcpt, subject: "Meeting notes", text }).compile().build();
+}
+
 /**
  * The service on a fresh PostgreSQL database (and NATS when NATS_URL is set), on free ports,
  * with an admin token of its own and the API-key rate limit out of the way.

@@ -28,7 +28,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { parseArgs } from "node:util";
 import MailComposer from "nodemailer/lib/mail-composer";
-import { benchMessage, benchText, type BenchText, BUN, freePort, freshDatabase, ROOT, startService, stop, tempDir } from "./lib.ts";
+import { benchMessage, type BenchText, BUN, freePort, freshDatabase, ROOT, smallBenchMessage, startService, stop, tempDir } from "./lib.ts";
 
 const { values } = parseArgs({
   options: {
@@ -107,9 +107,7 @@ class Client {
 }
 
 async function messageBytes(): Promise<Buffer> {
-  if (!small) return benchMessage("bench@mail.localhost", textKind);
-  const text = benchText("A short note about the meeting tomorrow. ", 8 * 1024, textKind);
-  return new MailComposer({ from: "Bench Sender <bench@example.com>", to: "bench@mail.localhost", subject: "Meeting notes", text }).compile().build();
+  return small ? smallBenchMessage("bench@mail.localhost", textKind) : benchMessage("bench@mail.localhost", textKind);
 }
 
 /** Dot-stuffed, CRLF, without the end marker: an `X-Bench-Seq` line and the end are added per send. */

@@ -8,6 +8,7 @@
  * "previous instructions" (not "my previous email"), a request for the system prompt, an
  * AI addressed as such, or a chat-template token.
  */
+import { someGated } from "./word-gate.ts";
 
 // Who an injection addresses. Plain "assistant"/"agent" are people too, so they only count
 // with a qualifier.
@@ -40,7 +41,7 @@ export const INJECTION_PATTERNS: RegExp[] = [
   /\b(?:do not|don't|never) (?:tell|inform|mention (?:this )?to|alert|notify|reveal (?:this )?to|let) (?:the |your )?(?:user|human|owner|operator|principal)\b/,
 ];
 
-export const isInjection = (normalized: string): boolean => INJECTION_PATTERNS.some((re) => re.test(normalized));
+export const isInjection = (normalized: string): boolean => someGated(INJECTION_PATTERNS, normalized);
 
 // "Never share your verification code" is what legitimate senders write.
 const NOT = String.raw`(?<!\b(?:never|not|don't|won't|nobody will|no one will) )`;
@@ -54,4 +55,4 @@ export const EXFILTRATION_PATTERNS: RegExp[] = [
   new RegExp(String.raw`\b${NOT}(?:send|share|provide|reply with|forward|give me|paste) (?:me |us )?(?:your |the |any |all )?(?:stored |saved )?(?:passwords?|credentials|api keys?|access tokens?|auth tokens?|secret keys?|private keys?|seed phrases?|recovery phrases?|one[- ]time (?:codes?|passwords?)|otp codes?|2fa codes?|verification codes?|security codes?|login codes?)\b`),
 ];
 
-export const isExfiltration = (normalized: string): boolean => EXFILTRATION_PATTERNS.some((re) => re.test(normalized));
+export const isExfiltration = (normalized: string): boolean => someGated(EXFILTRATION_PATTERNS, normalized);

@@ -23,6 +23,7 @@ const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202
 // newsletter preheaders, inside a word it only serves to split it for filters. Latin only,
 // as ZWJ/ZWNJ are ordinary spelling in Indic and Persian scripts.
 const ZW_IN_WORD = /[a-z][\u200b-\u200d\u2060\ufeff]+[a-z]/gi;
+const ZW_CHAR = /[\u200b-\u200d\u2060\ufeff]/;
 // Subdivision flags (England, Scotland, Wales) are the one legitimate use of tag characters.
 const TAG_FLAG = /\u{1f3f4}[\u{e0020}-\u{e007e}]{1,8}\u{e007f}/gu;
 const TAG_CHARS = /[\u{e0000}-\u{e007f}]+/gu;
@@ -36,6 +37,9 @@ export const WHITE_RUNS = /\s{2,}|[^\S ]/g;
 
 /** Zero-width characters used inside words, counted (a few are needed to spell a hidden phrase). */
 export function zeroWidthInWords(s: string): number {
+  // Most text has none: one scan for the character alone is far cheaper than the pattern,
+  // which tries every letter.
+  if (!ZW_CHAR.test(s)) return 0;
   let n = 0;
   ZW_IN_WORD.lastIndex = 0;
   while (ZW_IN_WORD.exec(s) && n < 100) n++;

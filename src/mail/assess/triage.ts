@@ -7,6 +7,7 @@ import type { AssessContext } from "./model.ts";
 import { hasListUnsubscribe, noReplySender } from "./signals/headers.ts";
 import { splitReply } from "../extract.ts";
 import { normalizeForMatch } from "./text.ts";
+import { someGated, testGated } from "./word-gate.ts";
 
 export interface TriageFacts {
   signals: ReadonlySet<string>;
@@ -82,17 +83,17 @@ export const ACTION_PATTERNS: RegExp[] = [
   /\b(?:asap|urgent(?:ly)?|as soon as possible|at your earliest convenience|rsvp)\b/,
 ];
 
-export const asksForAction = (text: string): boolean => ACTION_PATTERNS.some((re) => re.test(text));
+export const asksForAction = (text: string): boolean => someGated(ACTION_PATTERNS, text);
 
 const SECOND_PERSON = /\b(?:you|your|yours|you're|you've|u)\b/;
 const QUESTION_OPENER = /^(?:what|when|where|who|whom|which|why|how|do|does|did|are|is|can|could|would|will|should|shall|have|has|any)\b/;
-const ASK_PHRASES = /\b(?:let me know|get back to me|please advise|your thoughts|what do you think|thoughts\?)/;
+export const ASK_PHRASES = /\b(?:let me know|get back to me|please advise|your thoughts|what do you think|thoughts\?)/;
 
 /** A question mark closing a sentence that speaks to the reader, or an explicit ask. */
 export function asksQuestion(text: string, normalized?: string): boolean {
   const t = text.length > TRIAGE_CHARS ? text.slice(0, TRIAGE_CHARS) : text;
   // `normalized` is normalizeForMatch(text), when the caller has it already.
-  if (ASK_PHRASES.test(t === text && normalized !== undefined ? normalized : normalizeForMatch(t))) return true;
+  if (testGated(ASK_PHRASES, t === text && normalized !== undefined ? normalized : normalizeForMatch(t))) return true;
   let from = 0;
   for (let q = t.indexOf("?"); q >= 0; q = t.indexOf("?", q + 1)) {
     let start = q - 1;

@@ -3,6 +3,7 @@
  * injection.ts: normalised text, literal first words, bounded repetition only.
  */
 import { isExfiltration, isInjection } from "../injection.ts";
+import { someGated } from "../word-gate.ts";
 import type { AssessContext } from "../model.ts";
 
 export const PAYMENT_PATTERNS: RegExp[] = [
@@ -39,9 +40,7 @@ export const CREDENTIAL_PATTERNS: RegExp[] = [
   /(?:twoje|pana|pani) konto (?:zostało|zostanie|jest) (?:tymczasowo )?(?:zablokowane|zawieszone|ograniczone)/,
 ];
 
-const anyMatch = (patterns: RegExp[], text: string) => patterns.some((re) => re.test(text));
-
-export const urgentPaymentLanguage = (ctx: AssessContext): boolean => anyMatch(PAYMENT_PATTERNS, ctx.allText);
-export const credentialRequest = (ctx: AssessContext): boolean => anyMatch(CREDENTIAL_PATTERNS, ctx.allText);
+export const urgentPaymentLanguage = (ctx: AssessContext): boolean => someGated(PAYMENT_PATTERNS, ctx.allText);
+export const credentialRequest = (ctx: AssessContext): boolean => someGated(CREDENTIAL_PATTERNS, ctx.allText);
 export const promptInjection = (ctx: AssessContext): boolean => isInjection(ctx.allText);
 export const exfiltrationRequest = (ctx: AssessContext): boolean => isExfiltration(ctx.allText);

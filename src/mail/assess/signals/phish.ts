@@ -8,6 +8,7 @@ import { BRANDS, brandSends, brandsNamedIn, claimedBrands, isFreemail, type Bran
 import { orgDomain } from "../domains.ts";
 import type { AssessContext } from "../model.ts";
 import { effectiveExtension } from "./attachments.ts";
+import { testGated } from "../word-gate.ts";
 
 /** The head of the readable text the lure rules read: lures sit at the top, footers name brands in passing. */
 const LURE_CHARS = 4096;
@@ -25,7 +26,7 @@ export function brandImpersonation(ctx: AssessContext): boolean {
   const domain = ctx.from?.domain;
   if (!domain) return false;
   const text = lureText(ctx);
-  if (!ACCOUNT_TOPIC.test(text)) return false;
+  if (!testGated(ACCOUNT_TOPIC, text)) return false;
   const listMail = ctx.header("list-unsubscribe").length > 0 || ctx.header("list-id").length > 0;
   // Mail names brands in passing ("I ordered a Google Pixel"); a lure addresses the reader's
   // own account or order with the brand ("your Amazon order") and gives a way to act on it:
@@ -63,7 +64,7 @@ const CHARGE = /\b(?:order|invoice|receipt|renew(?:al|ed)?|subscription|charged?
 /** A phone number to call to cancel or dispute an order, renewal or charge: the callback scam. */
 export function callbackScam(ctx: AssessContext): boolean {
   const text = ctx.allText.slice(0, 16 * 1024);
-  return PHONE.test(text) && CALL.test(text) && DISPUTE.test(text) && CHARGE.test(text);
+  return PHONE.test(text) && testGated(CALL, text) && testGated(DISPUTE, text) && testGated(CHARGE, text);
 }
 
 // Invisible format characters and combining marks that survive NFC, between two letters:

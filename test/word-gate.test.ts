@@ -1,0 +1,189 @@
+/**
+ * The word gate (src/mail/assess/word-gate.ts) may only skip a pattern that cannot match: for
+ * every language pattern, on text it matches (sampled from the pattern itself) and on the
+ * corpus mail, the gated test answers exactly what the pattern does.
+ */
+import { describe, expect, test } from "bun:test";
+import { EXFILTRATION_PATTERNS, INJECTION_PATTERNS } from "../src/mail/assess/injection.ts";
+import { PHISH_PATTERNS } from "../src/mail/assess/signals/phish.ts";
+import { CREDENTIAL_PATTERNS, PAYMENT_PATTERNS } from "../src/mail/assess/signals/language.ts";
+import { normalizeForMatch } from "../src/mail/assess/text.ts";
+import { ACTION_PATTERNS, ASK_PHRASES } from "../src/mail/assess/triage.ts";
+import { gateOf, testGated } from "../src/mail/assess/word-gate.ts";
+import { parseInline } from "../src/mail/parse/convert.ts";
+import { loadCorpus } from "./corpus/mail.ts";
+
+const PATTERNS: RegExp[] = [...INJECTION_PATTERNS, ...EXFILTRATION_PATTERNS, ...PAYMENT_PATTERNS, ...CREDENTIAL_PATTERNS, ...ACTION_PATTERNS, ...PHISH_PATTERNS, ASK_PHRASES];
+
+// Words no gate asks for, to make a text long enough to be gated (the gate skips short text).
+const PAD = "zq ".repeat(200);
+const padded = (s: string) => `${PAD}\n${s}\n${PAD}`;
+
+/** What the gate keeps: clauses as sorted word lists, prefixes marked with "…". */
+const shape = (re: RegExp) => gateOf(re)?.map((clauses) => clauses.map((c) => [...c.words, ...c.prefixes.map((p) => `${p}…`)].sort()));
+
+describe("the gate read from a pattern", () => {
+  test("a clause for each word a match must have", () => {
+    expect(shape(/\b(?:new|updated) system (?:prompt|instructions?)\b/)).toEqual([[["new", "updated"], ["system"], ["instruction…", "prompt"]]]);
+  });
+  test("a word cut short by an optional character or separator is a prefix", () => {
+    expect(shape(/\b(?:log ?in|llms?) now\b/)).toEqual([[["llm…", "log…"], ["now"]]]);
+    expect(shape(/\burgent(?:ly)? payment\b/)).toEqual([[["urgent…"], ["payment"]]]);
+  });
+  test("a capturing group is a group", () => {
+    expect(shape(/\b(foo|bar) baz\b/)).toEqual([[["bar", "foo"], ["baz"]]]);
+  });
+  test("an apostrophe or a space ends a word", () => {
+    expect(shape(/\bif you(?:'re| are) here\b/)).toEqual([[["if"], ["you…"], ["are", "re"], ["here"]]]);
+  });
+  test("optional groups and look-behinds add nothing; top-level branches are alternatives", () => {
+    expect(shape(/(?<!\bno )\b(?:action|approval) (?:is )?required\b|\bdo it now\b/)).toEqual([
+      [["action", "approval"], ["required"]],
+      [["do"], ["it"], ["now"]],
+    ]);
+  });
+  test("no gate where no word is certain, or the pattern ignores case or keeps state", () => {
+    expect(gateOf(/(?:\d{3}) \d{4}/)).toBeNull();
+    expect(gateOf(/\bfoo|bar/)).toBeNull(); // the second branch may match inside a word
+    expect(gateOf(/\bwire transfer\b/i)).toBeNull();
+    expect(gateOf(/\bwire transfer\b/g)).toBeNull();
+    expect(gateOf(/\b(?:please )?review\b/)).toEqual([[{ words: ["review"], prefixes: [] }]]);
+  });
+  test("most language patterns have a gate", () => {
+    expect(PATTERNS.filter((re) => gateOf(re) !== null).length).toBeGreaterThanOrEqual(PATTERNS.length - 16);
+  });
+});
+
+describe("a gated test answers what the pattern answers", () => {
+  test("on text each pattern matches", () => {
+    let checked = 0;
+    for (const re of PATTERNS) {
+      const random = seeded(re.source.length);
+      let matched = 0;
+      for (let n = 0; n < 60; n++) {
+        const text = padded(sample(re.source, random));
+        if (!plainTest(re, text)) continue;
+        matched++;
+        expect({ pattern: re.source, text: text.slice(PAD.length, -PAD.length), gated: testGated(re, text) }).toEqual({
+          pattern: re.source,
+          text: text.slice(PAD.length, -PAD.length),
+          gated: true,
+        });
+      }
+      if (matched > 0) checked++;
+    }
+    // The sampler reads the syntax these patterns use: nearly all of them get matching samples.
+    expect(checked).toBeGreaterThanOrEqual(PATTERNS.length - 3);
+  });
+
+  test("on the corpus mail, matched or not", async () => {
+    let matches = 0;
+    let skipped = 0;
+    for (const m of await loadCorpus()) {
+      const mail = await parseInline(m.raw);
+      const text = padded(normalizeForMatch(`${mail.subject ?? ""}\n${mail.text ?? ""}\n${mail.html ?? ""}`));
+      for (const re of PATTERNS) {
+        const plain = plainTest(re, text);
+        re.lastIndex = 0;
+        expect({ pattern: re.source, id: m.id, gated: testGated(re, text) }).toEqual({ pattern: re.source, id: m.id, gated: plain });
+        if (plain) matches++;
+        else if (gateOf(re) !== null) skipped++;
+      }
+    }
+    expect(matches).toBeGreaterThan(50);
+    expect(skipped).toBeGreaterThan(500);
+  });
+});
+
+/** `re.test(text)` from the start, whatever an earlier call left in a global pattern's lastIndex. */
+function plainTest(re: RegExp, text: string): boolean {
+  re.lastIndex = 0;
+  const hit = re.test(text);
+  re.lastIndex = 0;
+  return hit;
+}
+
+function seeded(seed: number): () => number {
+  let s = seed * 2654435761;
+  return () => ((s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0) / 2 ** 32);
+}
+
+/** A pattern source as a tree: alternatives of sequences of quantified atoms. */
+type Node = { alt: Node[][] } | { chars: string[] } | { text: string };
+type Item = { node: Node; min: number; max: number };
+
+/**
+ * A string the pattern source may match: a random alternative of each group, a random count
+ * of each quantifier, a character of each class. Assertions are not enforced (the caller
+ * keeps only samples the pattern does match).
+ */
+function sample(source: string, random: () => number): string {
+  const gen = (node: Node): string => {
+    if ("text" in node) return node.text;
+    if ("chars" in node) return node.chars[Math.floor(random() * node.chars.length)]!;
+    const seq = node.alt[Math.floor(random() * node.alt.length)]!;
+    return seq.map((it) => Array.from({ length: it.min + Math.floor(random() * (it.max - it.min + 1)) }, () => gen(it.node)).join("")).join("");
+  };
+  return gen(parse(source));
+}
+
+function parse(source: string): Node {
+  let i = 0;
+  const alternatives = (): Node => {
+    const alt: Item[][] = [[]];
+    while (i < source.length && source[i] !== ")") {
+      if (source[i] === "|") {
+        alt.push([]);
+        i++;
+      } else alt[alt.length - 1]!.push(quantified(atom()));
+    }
+    return { alt };
+  };
+  const quantified = (node: Node): Item => {
+    const m = /^(?:([?*+])|\{(\d+)(?:,(\d*))?\})\??/.exec(source.slice(i));
+    if (!m) return { node, min: 1, max: 1 };
+    i += m[0].length;
+    if (m[1]) return { node, min: m[1] === "+" ? 1 : 0, max: m[1] === "?" ? 1 : 2 };
+    const min = Number(m[2]);
+    return { node, min, max: m[3] === undefined ? min : m[3] === "" ? min + 2 : Math.min(Number(m[3]), min + 3) };
+  };
+  const atom = (): Node => {
+    const c = source[i]!;
+    if (c === "(") {
+      const head = /^\((?:\?(?:<?[=!]|:|<[A-Za-z_]\w*>))?/.exec(source.slice(i))![0];
+      i += head.length;
+      const body = alternatives();
+      i++; // ")"
+      return /[=!]$/.test(head) ? { text: "" } : body;
+    }
+    if (c === "[") {
+      i++;
+      const negated = source[i] === "^";
+      if (negated) i++;
+      const chars: string[] = [];
+      while (source[i] !== "]") {
+        const from = source[i] === "\\" ? escape() : source[i++]!;
+        if (source[i] === "-" && source[i + 1] !== "]") {
+          i++;
+          const to = source[i] === "\\" ? escape() : source[i++]!;
+          for (let cp = from.codePointAt(0)!; cp <= to.codePointAt(0)! && cp < from.codePointAt(0)! + 30; cp++) chars.push(String.fromCodePoint(cp));
+        } else chars.push(from);
+      }
+      i++;
+      return { chars: negated ? ["x", "7", "q", "-"].filter((x) => !chars.includes(x)) : chars };
+    }
+    if (c === "\\") return { text: escape() };
+    i++;
+    return { text: c === "." ? "x" : c === "^" || c === "$" ? "" : c };
+  };
+  /** The character an escape at `i` stands for (a word boundary stands for nothing). */
+  const escape = (): string => {
+    const m = /^\\(?:u\{([0-9A-Fa-f]+)\}|u([0-9A-Fa-f]{4})|x([0-9A-Fa-f]{2})|[pP]\{[^}]*\}|.)/s.exec(source.slice(i))!;
+    i += m[0].length;
+    const hex = m[1] ?? m[2] ?? m[3];
+    if (hex) return String.fromCodePoint(parseInt(hex, 16));
+    const letter = m[0][1]!;
+    return ({ b: "", B: "", s: " ", S: "x", d: "4", D: "x", w: "w", W: " ", n: "\n", t: "\t", p: "a", P: "1" } as Record<string, string>)[letter] ?? letter;
+  };
+  return alternatives();
+}
