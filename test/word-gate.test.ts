@@ -41,13 +41,13 @@ describe("the gate read from a pattern", () => {
       [["action", "approval"], ["required"]],
       [["do"], ["it"], ["now"]],
     ]);
+    expect(gateOf(/\b(?:please )?review\b/)).toEqual([[{ words: ["review"], prefixes: [] }]]);
   });
   test("no gate where no word is certain, or the pattern ignores case or keeps state", () => {
     expect(gateOf(/(?:\d{3}) \d{4}/)).toBeNull();
     expect(gateOf(/\bfoo|bar/)).toBeNull(); // the second branch may match inside a word
     expect(gateOf(/\bwire transfer\b/i)).toBeNull();
     expect(gateOf(/\bwire transfer\b/g)).toBeNull();
-    expect(gateOf(/\b(?:please )?review\b/)).toEqual([[{ words: ["review"], prefixes: [] }]]);
   });
   test("most language patterns have a gate", () => {
     expect(PATTERNS.filter((re) => gateOf(re) !== null).length).toBeGreaterThanOrEqual(PATTERNS.length - 16);
@@ -109,7 +109,7 @@ function seeded(seed: number): () => number {
 }
 
 /** A pattern source as a tree: alternatives of sequences of quantified atoms. */
-type Node = { alt: Node[][] } | { chars: string[] } | { text: string };
+type Node = { alt: Item[][] } | { chars: string[] } | { text: string };
 type Item = { node: Node; min: number; max: number };
 
 /**

@@ -1,14 +1,16 @@
 /**
- * A cheap pre-check for the language patterns. Most of them start with `\b` and a list of
- * literal first words (`\b(?:reveal|print|show|…) …`); a regex engine tries that list at
- * every position of the text, ~40 patterns over the same text. The words a text has are
- * collected once (a set), and a pattern runs only when the text has one of its first words.
+ * A cheap pre-check for the language patterns. Most of them start with `\b` and literal
+ * words (`\b(?:reveal|print|show|…) (?:your |the )?(?:system|hidden) …`); a regex engine tries
+ * the first list at every position of the text, ~40 patterns over the same text. The words a
+ * text has are collected once (a set), and a pattern runs only when the text has the words
+ * every match of it must contain (gateOf).
  *
- * The gate is read from the pattern's source, so it cannot drift from the pattern: when the
- * source does not have the shape it understands, the pattern has no gate and always runs.
- * It is a necessary condition by construction: a match of `\bword…` starts where a run of
- * `\w` characters starts, so that run (a word of the set) is the literal word, or starts
- * with it when the literal is cut short by an optional character (`llms?` → `llm…`).
+ * The gate is read from the pattern's source, so it cannot drift from the pattern: where the
+ * source does not have the shape it understands, it knows less (down to no gate at all, when
+ * the pattern always runs). It is a necessary condition by construction: a literal word the
+ * pattern requires where a run of `\w` starts (after `\b`, a space, an apostrophe) is a word
+ * of the set, or begins one when the literal is cut short by an optional character
+ * (`llms?` → `llm…`).
  */
 
 /**
