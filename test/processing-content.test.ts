@@ -88,7 +88,7 @@ async function indexed(id: string, word: string): Promise<boolean> {
 describe("a processed message's content", () => {
   test("stored before the actor applies the result: the actor marks it processed and leaves the content as stored", async () => {
     const id = await receivedMessage();
-    await storeContent(db(), id, result("alpha"));
+    await storeContent(db(), id, result("alpha"), "");
     expect(await row(id)).toMatchObject({ status: "received", subject: "About alpha", fromAddress: "alpha@example.com", textBody: "The text says alpha." });
     expect(await indexed(id, "alpha")).toBe(true);
 
@@ -112,15 +112,32 @@ describe("a processed message's content", () => {
 
   test("a late or repeated store leaves a processed message as it is", async () => {
     const id = await receivedMessage();
-    await storeContent(db(), id, result("delta"));
+    await storeContent(db(), id, result("delta"), "");
     await mailboxes.applyProcessed(s.agent.id, { messageId: id, jobId: null, tokenThreadId: null, result: result("delta"), contentStored: true });
     // A second run of the job (or a node that lost its lease) comes after: nothing changes.
-    await storeContent(db(), id, result("epsilon"));
+    await storeContent(db(), id, result("epsilon"), "");
     expect(await row(id)).toMatchObject({ status: "processed", subject: "About delta", textBody: "The text says delta." });
     expect(await indexed(id, "epsilon")).toBe(false);
     // And applied twice, the message stays as the first application left it, texts included.
     const again = await mailboxes.applyProcessed(s.agent.id, { messageId: id, jobId: null, tokenThreadId: null, result: result("epsilon"), contentStored: true });
     expect(again).toMatchObject({ id, subject: "About delta", textBody: "The text says delta." });
+  });
+
+  test("the store reads the sender's disposition in the account of the message, in the same statement", async () => {
+    const made = await t.api("POST", `/v1/accounts/${s.account.id}/sender-profiles`, { body: { address: "Pest@Spam.example", disposition: "blocked" } });
+    expect(made.status).toBe(201);
+    // Another account's word about the same sender does not count here.
+    const other = await seedAccount(t);
+    await t.api("POST", `/v1/accounts/${other.account.id}/sender-profiles`, { body: { address: "friend@example.com", disposition: "trusted" } });
+    expect(await storeContent(db(), await receivedMessage(), result("zeta"), "PEST@spam.example")).toBe("blocked");
+    expect(await storeContent(db(), await receivedMessage(), result("eta"), "friend@example.com")).toBe("neutral");
+    expect(await storeContent(db(), await receivedMessage(), result("theta"), "")).toBe("neutral");
+    // Nothing written (processed already, or gone): nothing read either; the job reads it apart.
+    const done = await receivedMessage();
+    await storeContent(db(), done, result("iota"), "");
+    await mailboxes.applyProcessed(s.agent.id, { messageId: done, jobId: null, tokenThreadId: null, result: result("iota"), contentStored: true });
+    expect(await storeContent(db(), done, result("kappa"), "pest@spam.example")).toBeUndefined();
+    expect(await storeContent(db(), randomUUID(), result("lambda"), "pest@spam.example")).toBeUndefined();
   });
 
   test("mail through SMTP is processed with its content stored and searchable", async () => {
@@ -135,8 +152,8 @@ describe("a processed message's content", () => {
 
   test("results applied in one batch: each message gets its own attachments and one processed event; one message twice is processed once", async () => {
     const [a, b] = [await receivedMessage(), await receivedMessage()];
-    await storeContent(db(), a, result("one", ["a1.txt", "a2.txt"]));
-    await storeContent(db(), b, result("two", ["b1.txt"]));
+    await storeContent(db(), a, result("one", ["a1.txt", "a2.txt"]), "");
+    await storeContent(db(), b, result("two", ["b1.txt"]), "");
     // Asked in one turn, they wait in the actor's inbox together and are applied as one batch.
     const applied = await Promise.all([
       mailboxes.applyProcessed(s.agent.id, { messageId: a, jobId: null, tokenThreadId: null, result: result("one", ["a1.txt", "a2.txt"]), contentStored: true }),
@@ -155,7 +172,7 @@ describe("a processed message's content", () => {
 
     // The same message twice in one batch (a job that ran twice): processed once.
     const c = await receivedMessage();
-    await storeContent(db(), c, result("three", ["c1.txt"]));
+    await storeContent(db(), c, result("three", ["c1.txt"]), "");
     const twice = await Promise.all([0, 1].map(() => mailboxes.applyProcessed(s.agent.id, { messageId: c, jobId: null, tokenThreadId: null, result: result("three", ["c1.txt"]), contentStored: true })));
     expect(twice.map((m) => m.id)).toEqual([c, c]);
     expect(await files(c)).toEqual(["c1.txt"]);

@@ -1,7 +1,11 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { messages } from "../../db/schema/index.ts";
+import type { Disposition } from "../../db/schema/knowledge.ts";
 import type { ProcessedMail } from "./types.ts";
+
+/** What processing knows of a message before its assessment: the content half of it, and the rest. */
+export type ParsedResult = Omit<ProcessedMail, "assessment">;
 
 /**
  * The content half of a processed message: what its parse says it is (sender, subject, cc,
@@ -19,13 +23,28 @@ import type { ProcessedMail } from "./types.ts";
  * message's raw bytes, which never change, so any node that writes it (a job run twice, a node
  * that lost its lease) writes what the owner would. It decides nothing the owner decides, and
  * a message already processed is left alone (`processed_at is null`).
+ *
+ * The same statement reads the disposition the message's account gives `sender` (neutral when
+ * none), which the final rules need: one round trip for both, per message. Undefined when
+ * nothing was written (the message is processed already, or gone); the caller reads it apart.
  */
-export async function storeContent(db: Db, messageId: string, mail: ProcessedMail): Promise<void> {
-  await db
+export async function storeContent(db: Db, messageId: string, mail: ParsedResult, sender: string): Promise<Disposition | undefined> {
+  const [row] = await db
     .update(messages)
     .set(contentColumns(mail))
-    .where(and(eq(messages.id, messageId), isNull(messages.processedAt), ASYNC_COMMIT));
+    .where(and(eq(messages.id, messageId), isNull(messages.processedAt), ASYNC_COMMIT))
+    .returning({ disposition: dispositionOf(sender) });
+  return row?.disposition;
 }
+
+/**
+ * The disposition of `sender` in the account of the row being updated: what dispositionFor
+ * reads. Written out, as drizzle leaves column names unqualified in a RETURNING clause.
+ */
+const dispositionOf = (sender: string) =>
+  sender
+    ? sql<Disposition>`coalesce((select sp.disposition from sender_profiles sp join mailboxes mb on mb.account_id = sp.account_id where mb.id = "messages"."mailbox_id" and sp.address = ${sender.toLowerCase()} limit 1), 'neutral')`
+    : sql<Disposition>`'neutral'`;
 
 /**
  * This statement's commit does not wait for its WAL to reach the disk: the actor's commit that
@@ -37,7 +56,7 @@ export async function storeContent(db: Db, messageId: string, mail: ProcessedMai
 const ASYNC_COMMIT = sql`set_config('synchronous_commit', 'off', true) is not null`;
 
 /** The content columns of a processed message (see storeContent). */
-export function contentColumns(mail: ProcessedMail) {
+export function contentColumns(mail: ParsedResult) {
   return {
     fromAddress: mail.fromAddress,
     subject: mail.subject ?? "",

@@ -5,7 +5,7 @@ import { messages, protocolMessages, type MessageRow, type OutboxRow } from "../
 import { dispositionFor } from "../domain/sender-profiles.ts";
 import type { Assessor } from "./assess/index.ts";
 import { getBlob, putBlob } from "./blobs.ts";
-import { storeContent } from "./content.ts";
+import { storeContent, type ParsedResult } from "./content.ts";
 import { snippetOf } from "./extract.ts";
 import type { MailParser } from "./parse/index.ts";
 import type { RecentRaw } from "./recent-raw.ts";
@@ -47,15 +47,19 @@ export class InboundProcessor {
     const outcome = await this.parser.parse(raw, { envelope: env, mailDomain: this.assessor.domain });
     const mail = outcome.ok ? outcome.mail : null;
     const headers = outcome.ok ? outcome.mail.headers : outcome.headers;
-    // Read per message, not cached: blocking a sender takes effect on the next mail.
-    const disposition = await dispositionFor(this.db, message.mailboxId, mail?.from?.address || message.fromAddress);
-    const content = outcome.ok ? outcome.content : undefined;
-    const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition, content });
-
-    const result = outcome.ok ? await this.fromParsed(outcome.mail, outcome.extractedText, assessment, outcome.quotedText, outcome.snippet) : fallback(message, headers, assessment);
+    const parsed = outcome.ok ? await this.fromParsed(outcome.mail, outcome.extractedText, outcome.quotedText, outcome.snippet) : fallback(message, headers);
     // The texts (and their full-text vector) are written here, so that the actor's transaction
-    // need not wait for them (see storeContent).
-    await storeContent(this.db, messageId, result);
+    // need not wait for them (see storeContent). The same statement reads the sender's
+    // disposition (per message, not cached: blocking a sender takes effect on the next mail),
+    // while mailauth runs.
+    const sender = mail?.from?.address || message.fromAddress;
+    const disposition = storeContent(this.db, messageId, parsed, sender).then((d) => d ?? dispositionFor(this.db, message.mailboxId, sender));
+    // assess() awaits it; this only keeps a failure before then from counting as unhandled.
+    disposition.catch(() => {});
+    const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition, content: outcome.ok ? outcome.content : undefined });
+    // Stored before the actor applies the result, whatever assess() read.
+    await disposition;
+    const result: ProcessedMail = { ...parsed, assessment };
     try {
       await this.mailboxes.applyProcessed(message.mailboxId, {
         messageId,
@@ -134,7 +138,7 @@ export class InboundProcessor {
   }
 
   /** `snippet` when the parser's worker made it (it is a pass over the text this thread need not make). */
-  private async fromParsed(mail: ParsedMail, extracted: string, assessment: ProcessedMail["assessment"], quoted?: string, snippet?: string): Promise<ProcessedMail> {
+  private async fromParsed(mail: ParsedMail, extracted: string, quoted?: string, snippet?: string): Promise<ParsedResult> {
     const stored: ProcessedMail["attachments"] = [];
     for (const a of mail.attachments) {
       const about = { filename: a.filename, mimeType: a.contentType, size: a.size, contentId: a.contentId };
@@ -162,7 +166,6 @@ export class InboundProcessor {
       quotedText: quoted ?? null,
       snippet: snippet ?? snippetOf(extracted || mail.text || ""),
       attachments: stored,
-      assessment,
     };
   }
 }
@@ -178,7 +181,7 @@ function arrivalOf(job: OutboxRow, messageId: string): Arrived | undefined {
 }
 
 /** A message the parser gave up on: kept raw, described by what the head reader could read. */
-function fallback(message: { fromAddress: string; subject: string }, headers: ProcessedMail["headers"], assessment: ProcessedMail["assessment"]): ProcessedMail {
+function fallback(message: { fromAddress: string; subject: string }, headers: ProcessedMail["headers"]): ParsedResult {
   const header = (k: string) => headers.find((h) => h.key.toLowerCase() === k)?.value ?? null;
   return {
     headers,
@@ -195,6 +198,5 @@ function fallback(message: { fromAddress: string; subject: string }, headers: Pr
     extractedText: null,
     snippet: "",
     attachments: [],
-    assessment,
   };
 }

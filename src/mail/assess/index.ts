@@ -124,9 +124,10 @@ export class Assessor {
 
   /**
    * `content` is the message's content verdict when it was made elsewhere (the parser's worker,
-   * for the mail in `mail`); without it the verdict is made here, on this thread.
+   * for the mail in `mail`); without it the verdict is made here, on this thread. `disposition`
+   * may still be on its way: it is awaited after the authentication checks.
    */
-  async assess(input: AssessInput & { content?: ContentVerdict | null }): Promise<Assessment> {
+  async assess(input: Omit<AssessInput, "disposition"> & { disposition?: Disposition | Promise<Disposition>; content?: ContentVerdict | null }): Promise<Assessment> {
     const authRun = this.auth(input.raw, input.envelope).catch(
       (): AuthResults => ({ spf: input.envelope.remoteAddress ? "temperror" : "none", dkim: "temperror", dmarc: "temperror" }),
     );
@@ -134,8 +135,10 @@ export class Assessor {
     const content = input.content !== undefined ? input.content : assessMessageContent(input, this.mailDomain);
     const upstream = upstreamVerdict(input.headers, input.envelope, this.trust, this.relays);
     const auth = effectiveAuth(await authRun, upstream);
-    if (!content) return unreadable(input.disposition, auth);
-    return combine(content, { auth, disposition: input.disposition ?? "neutral", envelope: input.envelope, upstream }, auth, content.autoReplyBlocked);
+    // A promise when the caller reads it while DNS is in flight, too.
+    const disposition = await input.disposition;
+    if (!content) return unreadable(disposition, auth);
+    return combine(content, { auth, disposition: disposition ?? "neutral", envelope: input.envelope, upstream }, auth, content.autoReplyBlocked);
   }
 
   /**
