@@ -49,8 +49,8 @@ export interface Started {
   lines: string[];
 }
 
-/** Starts `bun src/main.ts` and resolves when it logs its ready line. */
-export async function startService(env: Record<string, string>, timeoutMs = 120_000): Promise<Started> {
+/** Starts `bun src/main.ts` (of `root`, another checkout for an A/B) and resolves when it logs its ready line. */
+export async function startService(env: Record<string, string>, timeoutMs = 120_000, root = ROOT): Promise<Started> {
   const t0 = performance.now();
   // BENCH_CPU_PROF=<dir> writes a CPU profile of the service (markdown) there on exit;
   // BENCH_CPU_PROF_JSON=1 makes it a .cpuprofile instead (bench/profile-parts.ts reads those).
@@ -58,7 +58,7 @@ export async function startService(env: Record<string, string>, timeoutMs = 120_
   const profile = process.env.BENCH_CPU_PROF ? [format, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // BENCH_LOOP_TRACE=<ms> reports the service thread's event-loop gaps past <ms> (bench/loop-trace.ts).
   const trace = process.env.BENCH_LOOP_TRACE ? ["--preload", "./bench/loop-trace.ts"] : [];
-  const proc = Bun.spawn([BUN, ...profile, ...trace, "src/main.ts"], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn([BUN, ...profile, ...trace, "src/main.ts"], { cwd: root, env: { ...process.env, LOG_LEVEL: "info", ...env }, stdout: "pipe", stderr: "inherit" });
   const lines: string[] = [];
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();
@@ -149,7 +149,7 @@ export async function smallBenchMessage(rcpt: string, textKind: BenchText = "fil
  * The service on a fresh PostgreSQL database (and NATS when NATS_URL is set), on free ports,
  * with an admin token of its own and the API-key rate limit out of the way.
  */
-export async function startOnFreshDatabase(env: Record<string, string> = {}) {
+export async function startOnFreshDatabase(env: Record<string, string> = {}, root = ROOT) {
   const db = await freshDatabase();
   const port = await freePort();
   const admin = `bench-admin-${crypto.randomUUID()}`;
@@ -163,6 +163,6 @@ export async function startOnFreshDatabase(env: Record<string, string> = {}) {
     API_KEY_RATE_LIMIT: "10000000",
     ...(process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL } : {}),
     ...env,
-  });
+  }, undefined, root);
   return { db, port, admin, svc, base: `http://127.0.0.1:${port}` };
 }

@@ -1,0 +1,107 @@
+/**
+ * CPU per request of GET /v1/mailboxes/{id} with a mailbox key, against a bare Bun.serve
+ * answering the same bytes: the service's own cost per request, which the throughput ratio
+ * of bench/mailbox-read.ts shows only through the noise of a shared 2-core machine (wrk
+ * takes a core's worth, and each side's share of the CPU moves from round to round).
+ *
+ *   bun bench/read-cpu.ts [--seconds 4] [--rounds 5] [--connections 64] [--against <checkout>]
+ *
+ * --against starts a second service from another checkout (a `git worktree` of the commit
+ * to compare with, its node_modules linked) on its own fresh database, and interleaves it
+ * with this one: an A/B of a change to the read path.
+ *
+ * Reported per side: requests/s (median) and microseconds of process CPU (user + system, all
+ * threads, from /proc) per request, as the minimum and the median of the rounds. Load from
+ * other tenants only ever adds CPU, so the minimum is the steadier figure.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { BUN, freePort, ROOT, startOnFreshDatabase, stop } from "./lib.ts";
+
+const { values } = parseArgs({
+  options: { seconds: { type: "string", default: "4" }, rounds: { type: "string", default: "5" }, connections: { type: "string", default: "64" }, against: { type: "string" } },
+});
+const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
+const connections = Number(values.connections);
+if (!Bun.which("wrk")) {
+  console.error("wrk is needed: apt-get install wrk");
+  process.exit(1);
+}
+
+/** User + system CPU of a process and all its threads, in microseconds (USER_HZ is 100 on Linux). */
+const cpuUs = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+};
+
+const wrkRps = async (url: string, headers: string[]): Promise<number> => {
+  const p = Bun.spawn(["wrk", "-t2", `-c${connections}`, `-d${seconds}s`, ...headers.flatMap((h) => ["-H", h]), url], { stdout: "pipe" });
+  const out = await new Response(p.stdout).text();
+  await p.exited;
+  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+};
+
+interface Side {
+  name: string;
+  pid: number;
+  url: string;
+  headers: string[];
+  rps: number[];
+  us: number[];
+}
+
+/** A service on a fresh database with one mailbox and its key; NATS_PREFIX keeps two apart on one NATS. */
+async function service(name: string, root: string) {
+  const s = await startOnFreshDatabase({ API_KEY_RATE_WINDOW_SECONDS: "1", NATS_PREFIX: `readcpu${Date.now().toString(36)}${name.length}` }, root);
+  const call = async (method: string, path: string, token: string, body?: unknown) => {
+    const res = await fetch(s.base + path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as any;
+  };
+  const acct = await call("POST", "/v1/accounts", s.admin, { slug: `bench-${Date.now().toString(36)}`, displayName: "Bench" });
+  const path = `/v1/mailboxes/${acct.primary_mailbox.id}`;
+  const key = await call("POST", `${path}/api-keys`, s.admin, { name: "bench", scope: "mailbox" });
+  const body = JSON.stringify(await call("GET", path, key.token));
+  const side: Side = { name, pid: s.svc.proc.pid, url: s.base + path, headers: [`authorization: Bearer ${key.token}`], rps: [], us: [] };
+  return { ...s, side, body, path };
+}
+
+const services = [await service("service", ROOT)];
+let ceiling: ReturnType<typeof Bun.spawn> | undefined;
+try {
+  if (values.against) services.push(await service(`service at ${values.against}`, resolve(values.against)));
+  const { body, path } = services[0]!;
+  const ceilingPort = await freePort();
+  ceiling = Bun.spawn(
+    [BUN, "-e", `Bun.serve({ port: ${ceilingPort}, hostname: "127.0.0.1", fetch: () => new Response(${JSON.stringify(body)}, { headers: { "content-type": "application/json;charset=utf-8" } }) }); console.log("up");`],
+    { cwd: ROOT, stdout: "pipe" },
+  );
+  await (ceiling.stdout as ReadableStream<Uint8Array>).getReader().read();
+  const sides: Side[] = [{ name: "ceiling (bare Bun.serve)", pid: ceiling.pid, url: `http://127.0.0.1:${ceilingPort}${path}`, headers: [], rps: [], us: [] }, ...services.map((s) => s.side)];
+
+  for (const s of sides) await wrkRps(s.url, s.headers); // warm-up
+  for (let i = 0; i < rounds; i++) {
+    // Alternate the order, so that drift in the machine's load does not always favour one side.
+    for (const s of i % 2 === 0 ? sides : [...sides].reverse()) {
+      const before = cpuUs(s.pid);
+      const rps = await wrkRps(s.url, s.headers);
+      s.rps.push(rps);
+      s.us.push((cpuUs(s.pid) - before) / (rps * seconds));
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(`GET /v1/mailboxes/{id}, mailbox key, ${connections} connections, ${rounds} interleaved rounds of ${seconds}s, ${process.env.NATS_URL ? "PostgreSQL + NATS" : "PostgreSQL"}`);
+  for (const s of sides) {
+    console.log(`${s.name}: ${Math.round(median(s.rps)).toLocaleString("en-US")} req/s; CPU per request min ${Math.min(...s.us).toFixed(1)} µs, median ${median(s.us).toFixed(1)} µs (rounds: ${s.us.map((u) => u.toFixed(1)).join(", ")})`);
+  }
+  const floor = Math.min(...sides[0]!.us);
+  for (const s of sides.slice(1)) console.log(`${s.name}: ${(Math.min(...s.us) / floor).toFixed(2)}× the ceiling's CPU per request (minimums)`);
+} finally {
+  ceiling?.kill();
+  for (const s of services) {
+    await stop(s.svc.proc);
+    await s.db.drop();
+  }
+}
