@@ -259,6 +259,37 @@ describe("revocation", () => {
   });
 });
 
+describe("peekKey, the hot read's check (src/http/fast-read.ts)", () => {
+  test("an answer kept for a header holds only while the key's record does: a wrong secret, a revoke or a forgotten key is never answered from it", async () => {
+    const { Authenticator } = await import("../src/auth/authenticate.ts");
+    const keys = t.service.internals.keys;
+    const auth = new Authenticator(`admin-${crypto.randomUUID()}`, keys);
+    const key = await issueKey(t, seed.agent.id, "peeked");
+    const header = `Bearer ${key.token}`;
+    // Not in the cache yet: no answer (the app reads the key).
+    keys.invalidate(key.id);
+    expect(auth.peekKey(header)).toBeUndefined();
+    const record = await keys.get(key.id);
+    expect(record?.status).toBe("active");
+    const first = auth.peekKey(header);
+    expect(first).toEqual({ kind: "key", keyId: key.id, mailboxId: seed.agent.id, runtime: false });
+    expect(auth.peekKey(header)).toEqual(first!);
+    // Another secret for the same key, and the same token spelled with other blanks.
+    expect(auth.peekKey(`Bearer svc_${key.id}.${randomSecret()}`)).toBeUndefined();
+    expect(auth.peekKey(`Bearer  ${key.token} `)).toEqual(first!);
+    // Revoked on this node: the record is replaced, the kept answer does not hold.
+    keys.invalidate(key.id, { ...record!, status: "revoked" });
+    expect(auth.peekKey(header)).toBeUndefined();
+    // Forgotten (a broadcast): no answer until the key is read again.
+    keys.invalidate(key.id);
+    expect(auth.peekKey(header)).toBeUndefined();
+    // Tidy up: the database agrees with what the cache was told.
+    expect((await t.api("POST", `/v1/mailboxes/${seed.agent.id}/api-keys/${key.id}/revoke`)).status).toBe(200);
+    expect((await keys.get(key.id))?.status).toBe("revoked");
+    expect(auth.peekKey(header)).toBeUndefined();
+  });
+});
+
 describe("KeyStore on the real database", () => {
   test("a revoke during an in-flight fill is not overwritten by the stale 'active' fill", async () => {
     const keys = t.service.internals.keys;

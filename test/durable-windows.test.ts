@@ -29,11 +29,19 @@ afterAll(() => t.stop());
 // Whatever the caller awaits: CallLog only awaits what execute gives back.
 type Execute = (db: Db, q: Parameters<Db["execute"]>[0]) => PromiseLike<unknown>;
 
-/** A node that holds PARTITION at EPOCH (its row in cluster_partitions), and a CallLog writing through `execute`. */
+/**
+ * A node that holds PARTITION at EPOCH (its row in cluster_partitions), and a CallLog writing
+ * through `execute`; `renew(epoch)` moves its lease to another epoch, in the database and here.
+ */
 async function owner(execute: Execute, flushMs = FLUSH_MS) {
   const self = `dw-${crypto.randomUUID().slice(0, 8)}`;
   await db.execute(sql`INSERT INTO cluster_partitions (cluster, partition, owner, epoch, expires_at) VALUES (${self}, ${PARTITION}, ${self}, ${EPOCH}, now() + interval '1 hour')`);
-  const leases = { self, partitionOf: () => PARTITION, held: () => EPOCH } as unknown as PartitionLeases;
+  let epoch = EPOCH;
+  const renew = async (next: number) => {
+    await db.execute(sql`UPDATE cluster_partitions SET epoch = ${next} WHERE cluster = ${self} AND partition = ${PARTITION}`);
+    epoch = next;
+  };
+  const leases = { self, partitionOf: () => PARTITION, held: () => epoch } as unknown as PartitionLeases;
   const through = new Proxy(db, { get: (target, prop, receiver) => (prop === "execute" ? (q: Parameters<Db["execute"]>[0]) => execute(target, q) as ReturnType<Db["execute"]> : Reflect.get(target, prop, receiver)) });
   const log = new CallLog(through, leases, createLogger("silent", "test"), flushMs);
   const mailboxId = crypto.randomUUID();
@@ -42,7 +50,7 @@ async function owner(execute: Execute, flushMs = FLUSH_MS) {
   const actor = fencedActor({ kind: "t", activate: async () => ({}), handle: () => log.record(mailboxId, keyId, Date.now()) }, leases);
   const call = () => actor.handle({}, {}, { kind: "t", id: mailboxId } as never);
   const recorded = async () => Number(rowsOf<{ n: number | string }>(await db.execute(sql`SELECT coalesce(sum(n), 0) AS n FROM api_key_calls WHERE key_id = ${keyId}`))[0]!.n);
-  return { log, call, recorded };
+  return { log, call, recorded, renew };
 }
 
 const turns = async (n: number) => {
@@ -74,6 +82,20 @@ describe("API-key call log", () => {
     await o.log.flush();
     expect(statements).toBe(2);
     expect(await o.recorded()).toBe(10);
+  }, 30_000);
+
+  test("calls of one key under two leases stay apart: only those under the lease the node still holds are written", async () => {
+    const o = await owner((d, q) => d.execute(q), 3_600_000);
+    for (let i = 0; i < 3; i++) o.call();
+    // The lease moves on (another node took the partition and gave it back) before the flush.
+    await o.renew(EPOCH + 1);
+    for (let i = 0; i < 2; i++) o.call();
+    await o.log.flush();
+    // The three calls of the old epoch are fenced out; the two of the new one are written.
+    expect(await o.recorded()).toBe(2);
+    for (let i = 0; i < 4; i++) o.call();
+    await o.log.flush();
+    expect(await o.recorded()).toBe(6);
   }, 30_000);
 
   test("a failed write keeps its calls: its scheduled retry writes them, nothing lost or doubled", async () => {

@@ -5,6 +5,8 @@ import { digest, matchesDigest, parseApiKeyToken, TOKEN_PREFIX } from "./tokens.
 export type Principal = { kind: "admin" } | { kind: "key"; keyId: string; mailboxId: string; runtime: boolean };
 
 const BEARER_RE = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
+/** Headers peekKey keeps answers for (see `peeked`): all the keys that poll one node, with room. */
+const MAX_PEEKED = 20_000;
 
 /**
  * Turns an Authorization header into a principal, with the error codes of spec section 5:
@@ -15,6 +17,12 @@ export class Authenticator {
   private readonly adminDigest: Buffer;
   /** Per key record, the secret that matched its digest (see secretMatches). */
   private readonly verified = new WeakMap<KeyRecord, string>();
+  /**
+   * peekKey's answers by the exact Authorization header they were made from, with the record
+   * they were checked against: an agent polling sends the same header every time, and parsing
+   * and checking it again was a good part of the hot read's work.
+   */
+  private readonly peeked = new Map<string, { record: KeyRecord; principal: Principal & { kind: "key" } }>();
 
   constructor(adminToken: string, private readonly keys: KeyStore) {
     this.adminDigest = digest(adminToken);
@@ -46,13 +54,21 @@ export class Authenticator {
    */
   peekKey(header: string | null): Principal | undefined {
     if (header === null) return undefined;
+    const seen = this.peeked.get(header);
+    // The very header that matched this record before, while the cache still holds that
+    // record (revoked or read again, a key gets a new record): nothing to parse or compare.
+    if (seen !== undefined && this.keys.peek(seen.principal.keyId) === seen.record) return seen.principal;
     const token = BEARER_RE.exec(header)?.[1];
     if (token === undefined || !token.startsWith(TOKEN_PREFIX)) return undefined;
     const parsed = parseApiKeyToken(token);
     if (!parsed) return undefined;
     const record = this.keys.peek(parsed.keyId);
     if (!record || record.status !== "active" || !this.secretMatches(parsed.secret, record)) return undefined;
-    return { kind: "key", keyId: record.id, mailboxId: record.mailboxId, runtime: record.runtime === true };
+    const principal: Principal & { kind: "key" } = { kind: "key", keyId: record.id, mailboxId: record.mailboxId, runtime: record.runtime === true };
+    // Only headers that matched get in, so made-up tokens cannot fill it; the bound is a guard.
+    if (this.peeked.size >= MAX_PEEKED) this.peeked.clear();
+    this.peeked.set(header, { record, principal: Object.freeze(principal) });
+    return principal;
   }
 
   /**

@@ -56,15 +56,32 @@ export class CallLog {
   record(mailboxId: string, keyId: string, at: number): void {
     const lease = currentLease();
     if (lease === undefined) return;
-    const slot = `${keyId}:${lease.partition}:${lease.epoch}`;
-    const calls = this.pending.get(slot);
-    if (calls) {
+    // By key alone while the key's calls are under one lease, which is all but always: the
+    // hot read's every call comes here, and a key string made per call showed in its profile.
+    const calls = this.pending.get(keyId);
+    if (calls !== undefined && calls.partition === lease.partition && calls.epoch === lease.epoch) {
       calls.n++;
       calls.at = Math.max(calls.at, at);
     } else {
-      this.pending.set(slot, { mailboxId, keyId, at, n: 1, partition: lease.partition, epoch: lease.epoch });
+      this.add({ mailboxId, keyId, at, n: 1, partition: lease.partition, epoch: lease.epoch });
     }
     this.schedule();
+  }
+
+  /** Adds calls to what is pending: under the key's slot, or under the key and lease when the key's slot holds another lease's. */
+  private add(row: Calls): void {
+    let slot = row.keyId;
+    let calls = this.pending.get(slot);
+    if (calls !== undefined && (calls.partition !== row.partition || calls.epoch !== row.epoch)) {
+      slot = `${row.keyId}:${row.partition}:${row.epoch}`;
+      calls = this.pending.get(slot);
+    }
+    if (calls) {
+      calls.n += row.n;
+      calls.at = Math.max(calls.at, row.at);
+    } else {
+      this.pending.set(slot, { ...row });
+    }
   }
 
   /** A flush within FLUSH_MS, unless one is already due. */
@@ -103,16 +120,7 @@ export class CallLog {
 
   /** Puts rows that could not be written back, to go with the next flush. */
   private keep(rows: Calls[]): void {
-    for (const row of rows) {
-      const slot = `${row.keyId}:${row.partition}:${row.epoch}`;
-      const calls = this.pending.get(slot);
-      if (calls) {
-        calls.n += row.n;
-        calls.at = Math.max(calls.at, row.at);
-      } else {
-        this.pending.set(slot, row);
-      }
-    }
+    for (const row of rows) this.add(row);
   }
 
   /**

@@ -49,6 +49,8 @@ export function fastMailboxRead(deps: FastReadDeps, app: (request: Request) => R
     return body;
   };
 
+  // The one series every answer here feeds, looked up once.
+  const observed = deps.metrics.httpSeriesOf("GET", METRICS_ROUTE, 200);
   const respond = (row: MailboxRow, decision: RateDecision, headers: Headers, startedAt: number): Response => {
     const response = new Response(bodyOf(row), {
       headers: {
@@ -59,7 +61,8 @@ export function fastMailboxRead(deps: FastReadDeps, app: (request: Request) => R
         "x-request-id": requestIdOf(headers.get("x-request-id")),
       },
     });
-    deps.metrics.observeHttp("GET", METRICS_ROUTE, 200, (performance.now() - startedAt) / 1000);
+    observed.count();
+    observed.time((performance.now() - startedAt) / 1000);
     return response;
   };
 

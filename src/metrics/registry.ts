@@ -132,8 +132,9 @@ export class Histogram {
 
   private record(state: HistogramState, value: number): void {
     if (Number.isNaN(value)) throw new RangeError(`histogram ${this.family.name} cannot observe NaN`);
-    const found = this.bounds.findIndex((le) => value <= le);
-    const index = found === -1 ? this.bounds.length : found;
+    // A loop, not findIndex: no closure made on every request.
+    let index = 0;
+    while (index < this.bounds.length && value > this.bounds[index]!) index++;
     state.counts[index] = (state.counts[index] ?? 0) + 1;
     state.sum += value;
     state.count += 1;

@@ -36,6 +36,13 @@ export class ServiceMetrics {
   private readonly httpSeries = new Map<string, { count: () => void; time: (seconds: number) => void }>();
 
   observeHttp(method: string, route: string, status: number, seconds: number): void {
+    const series = this.httpSeriesOf(method, route, status);
+    series.count();
+    series.time(seconds);
+  }
+
+  /** The two series of one "method route status", for a caller that observes it often (src/http/fast-read.ts). */
+  httpSeriesOf(method: string, route: string, status: number): { count: () => void; time: (seconds: number) => void } {
     const key = `${method} ${route} ${status}`;
     let series = this.httpSeries.get(key);
     if (series === undefined) {
@@ -43,8 +50,7 @@ export class ServiceMetrics {
       // Routes are templates and statuses few, so this stays small; the bound is a guard only.
       if (this.httpSeries.size < 10_000) this.httpSeries.set(key, series);
     }
-    series.count();
-    series.time(seconds);
+    return series;
   }
 
   smtpSessionOpened(): void {
