@@ -52,9 +52,9 @@ interface Side {
   us: number[];
 }
 
-/** A service on a fresh database with one mailbox and its key; NATS_PREFIX keeps two apart on one NATS. */
+/** A service on a fresh database with one mailbox and its key; a NATS_PREFIX of its own keeps two apart on one NATS server. */
 async function service(name: string, root: string) {
-  const s = await startOnFreshDatabase({ API_KEY_RATE_WINDOW_SECONDS: "1", NATS_PREFIX: `readcpu${Date.now().toString(36)}${name.length}` }, root);
+  const s = await startOnFreshDatabase({ API_KEY_RATE_WINDOW_SECONDS: "1", NATS_PREFIX: `readcpu${crypto.randomUUID().slice(0, 8)}` }, root);
   const call = async (method: string, path: string, token: string, body?: unknown) => {
     const res = await fetch(s.base + path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
