@@ -78,14 +78,14 @@ export async function call(base: string, method: string, path: string, token: st
 }
 
 /** A bare Bun.serve in its own process answering `body` to everything. */
-export async function ceiling(body: string): Promise<{ url: string; kill(): void }> {
+export async function ceiling(body: string): Promise<{ url: string; pid: number; kill(): void }> {
   const port = await freePort();
   const proc = Bun.spawn(
     [BUN, "-e", `Bun.serve({ port: ${port}, hostname: "127.0.0.1", fetch: () => new Response(${JSON.stringify(body)}, { headers: { "content-type": "application/json;charset=utf-8" } }) }); console.log("up");`],
     { cwd: ROOT, stdout: "pipe" },
   );
   await (proc.stdout as ReadableStream<Uint8Array>).getReader().read();
-  return { url: `http://127.0.0.1:${port}`, kill: () => proc.kill() };
+  return { url: `http://127.0.0.1:${port}`, pid: proc.pid, kill: () => proc.kill() };
 }
 
 export interface WrkResult {

@@ -17,7 +17,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { BUN, freePort, ROOT, startOnFreshDatabase, stop } from "./lib.ts";
+import { call, ceiling, median, wrk } from "./cluster-lib.ts";
+import { ROOT, startOnFreshDatabase, stop } from "./lib.ts";
 
 const { values } = parseArgs({
   options: { seconds: { type: "string", default: "4" }, rounds: { type: "string", default: "5" }, connections: { type: "string", default: "64" }, against: { type: "string" } },
@@ -25,23 +26,14 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
-if (!Bun.which("wrk")) {
-  console.error("wrk is needed: apt-get install wrk");
-  process.exit(1);
-}
-
 /** User + system CPU of a process and all its threads, in microseconds (USER_HZ is 100 on Linux). */
 const cpuUs = (pid: number): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 };
 
-const wrkRps = async (url: string, headers: string[]): Promise<number> => {
-  const p = Bun.spawn(["wrk", "-t2", `-c${connections}`, `-d${seconds}s`, ...headers.flatMap((h) => ["-H", h]), url], { stdout: "pipe" });
-  const out = await new Response(p.stdout).text();
-  await p.exited;
-  return Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
-};
+// wrk's 2 threads, as bench/mailbox-read.ts drives it.
+const wrkRps = async (url: string, headers: string[]): Promise<number> => (await wrk(url, { connections, seconds, threads: 2, headers })).rps;
 
 interface Side {
   name: string;
@@ -55,31 +47,21 @@ interface Side {
 /** A service on a fresh database with one mailbox and its key; a NATS_PREFIX of its own keeps two apart on one NATS server. */
 async function service(name: string, root: string) {
   const s = await startOnFreshDatabase({ API_KEY_RATE_WINDOW_SECONDS: "1", NATS_PREFIX: `readcpu${crypto.randomUUID().slice(0, 8)}` }, root);
-  const call = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(s.base + path, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as any;
-  };
-  const acct = await call("POST", "/v1/accounts", s.admin, { slug: `bench-${Date.now().toString(36)}`, displayName: "Bench" });
+  const acct = await call(s.base, "POST", "/v1/accounts", s.admin, { slug: `bench-${Date.now().toString(36)}`, displayName: "Bench" });
   const path = `/v1/mailboxes/${acct.primary_mailbox.id}`;
-  const key = await call("POST", `${path}/api-keys`, s.admin, { name: "bench", scope: "mailbox" });
-  const body = JSON.stringify(await call("GET", path, key.token));
+  const key = await call(s.base, "POST", `${path}/api-keys`, s.admin, { name: "bench", scope: "mailbox" });
+  const body = JSON.stringify(await call(s.base, "GET", path, key.token));
   const side: Side = { name, pid: s.svc.proc.pid, url: s.base + path, headers: [`authorization: Bearer ${key.token}`], rps: [], us: [] };
   return { ...s, side, body, path };
 }
 
 const services = [await service("service", ROOT)];
-let ceiling: ReturnType<typeof Bun.spawn> | undefined;
+let bare: Awaited<ReturnType<typeof ceiling>> | undefined;
 try {
   if (values.against) services.push(await service(`service at ${values.against}`, resolve(values.against)));
   const { body, path } = services[0]!;
-  const ceilingPort = await freePort();
-  ceiling = Bun.spawn(
-    [BUN, "-e", `Bun.serve({ port: ${ceilingPort}, hostname: "127.0.0.1", fetch: () => new Response(${JSON.stringify(body)}, { headers: { "content-type": "application/json;charset=utf-8" } }) }); console.log("up");`],
-    { cwd: ROOT, stdout: "pipe" },
-  );
-  await (ceiling.stdout as ReadableStream<Uint8Array>).getReader().read();
-  const sides: Side[] = [{ name: "ceiling (bare Bun.serve)", pid: ceiling.pid, url: `http://127.0.0.1:${ceilingPort}${path}`, headers: [], rps: [], us: [] }, ...services.map((s) => s.side)];
+  bare = await ceiling(body);
+  const sides: Side[] = [{ name: "ceiling (bare Bun.serve)", pid: bare.pid, url: bare.url + path, headers: [], rps: [], us: [] }, ...services.map((s) => s.side)];
 
   for (const s of sides) await wrkRps(s.url, s.headers); // warm-up
   for (let i = 0; i < rounds; i++) {
@@ -91,7 +73,6 @@ try {
       s.us.push((cpuUs(s.pid) - before) / (rps * seconds));
     }
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   console.log(`GET /v1/mailboxes/{id}, mailbox key, ${connections} connections, ${rounds} interleaved rounds of ${seconds}s, ${process.env.NATS_URL ? "PostgreSQL + NATS" : "PostgreSQL"}`);
   for (const s of sides) {
     console.log(`${s.name}: ${Math.round(median(s.rps)).toLocaleString("en-US")} req/s; CPU per request min ${Math.min(...s.us).toFixed(1)} µs, median ${median(s.us).toFixed(1)} µs (rounds: ${s.us.map((u) => u.toFixed(1)).join(", ")})`);
@@ -99,7 +80,7 @@ try {
   const floor = Math.min(...sides[0]!.us);
   for (const s of sides.slice(1)) console.log(`${s.name}: ${(Math.min(...s.us) / floor).toFixed(2)}× the ceiling's CPU per request (minimums)`);
 } finally {
-  ceiling?.kill();
+  bare?.kill();
   for (const s of services) {
     await stop(s.svc.proc);
     await s.db.drop();
