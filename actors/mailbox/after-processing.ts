@@ -20,8 +20,7 @@ import { decide, type Rule, type RuleAction } from "../../src/autopilot/rules.ts
 import { newId } from "../../src/domain/ids.ts";
 import { checkLabel } from "../../src/domain/labels.ts";
 import { AppError } from "../../src/errors.ts";
-import { jobRow } from "../../src/jobs/outbox.ts";
-import { outbox } from "../../db/schema/index.ts";
+import { insertOutbox, jobRow } from "../../src/jobs/outbox.ts";
 import { AUTO_SEND_ACTION } from "../../src/protocol/types.ts";
 import { RUNTIME_EVENT, runtimeMessageBody, runtimeUrl, type RoutingHint } from "../../src/runtime/payload.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
@@ -135,7 +134,7 @@ export async function afterProcessing(tx: Tx, { state }: WriteContext, settings:
   const deliveryIds = routed ? await insertDirectDeliveries(tx, toRoute.map(({ p, hint }) => runtimeDelivery(routed, state.mailbox, p, hint))) : [];
   toRoute.forEach(({ p, hint }, i) => runtimeEvents.push(routedEvent(routed!, p.row, hint, deliveryIds[i]!)));
   if (runtimeEvents.length > 0) await tx.insert(agentRuntimeEvents).values(runtimeEvents);
-  if (jobs.length > 0) await tx.insert(outbox).values(jobs);
+  await insertOutbox(tx, jobs);
   return { deliveryIds, jobs: jobs.length };
 }
 

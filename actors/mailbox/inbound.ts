@@ -3,11 +3,12 @@ import { attachments, messages, outbox, type MessageRow } from "../../db/schema/
 import { newId } from "../../src/domain/ids.ts";
 import { touchSenderProfiles, type SenderSighting } from "../../src/domain/sender-profiles.ts";
 import { AppError, notFound } from "../../src/errors.ts";
-import { eventRow, jobRow } from "../../src/jobs/outbox.ts";
-import { contentColumns } from "../../src/mail/content.ts";
+import { eventRow, insertOutbox, jobRow } from "../../src/jobs/outbox.ts";
+import { type Columns, contentColumns } from "../../src/mail/content.ts";
 import { MESSAGE_EVENT_PAYLOAD_SQL, messageEventPayload } from "../../src/mail/events.ts";
 import { normalizeSubject, participantsKey, placeArrivals, placeInThread, type ThreadHints } from "../../src/mail/threading.ts";
 import type { Tx } from "../../db/client.ts";
+import { Compiled, CompiledRows, slot, slotsOf } from "../../db/compiled.ts";
 import { wellFormedJson } from "../../db/schema/json.ts";
 import type { BatchOutcome } from "../runtime/index.ts";
 import { afterProcessing, processingSettings, type Processed } from "./after-processing.ts";
@@ -47,7 +48,7 @@ export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): P
     envelope: cmd.envelope,
     replyTokenId: cmd.replyToken?.id ?? null,
     createdAt: at,
-  }));
+  })) satisfies Omit<ArrivalRow, "threadId">[];
   await deps.db.transaction(async (tx) => {
     // In order, so that a reply sees the thread its predecessor in the same batch was given;
     // in a fixed number of statements for the whole batch.
@@ -58,12 +59,12 @@ export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): P
       newId,
       // The messages go in with the update of their threads: one round trip for both.
       (threadIds) =>
-        tx
-          .insert(messages)
-          .values(rows.map((row, i) => ({ ...row, threadId: threadIds[i]! })))
-          .returning(),
+        INSERT_ARRIVALS.run(
+          tx,
+          rows.map((row, i) => ({ ...row, threadId: threadIds[i]! })),
+        ),
     );
-    await tx.insert(outbox).values([
+    await insertOutbox(tx, [
       ...inserted.map((row) => eventRow("message.received", state.mailbox.id, messageEventPayload(row))),
       // The job carries what processing reads of the row (src/mail/process.ts arrivalOf), so it need not read the row back.
       ...cmds.map((cmd, i) => {
@@ -78,6 +79,13 @@ export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): P
   });
   return rows.map((r) => ({ ok: true, value: { id: r.id } }));
 }
+
+/** The columns an arrival's row is written with; the rest take their defaults. */
+const ARRIVAL = ["id", "mailboxId", "threadId", "transport", "direction", "status", "fromAddress", "toAddress", "subject", "cc", "replyTo", "messageIdHeader", "inReplyTo", "references", "rawSha256", "rawSize", "envelope", "replyTokenId", "createdAt"] as const;
+type ArrivalRow = Columns<(typeof ARRIVAL)[number]>;
+
+/** The insert of a batch of arrivals, built once per batch size (db/compiled.ts). */
+const INSERT_ARRIVALS = new CompiledRows<ArrivalRow, MessageRow[]>(ARRIVAL, (db, rows) => db.insert(messages).values(rows).returning());
 
 /** Threading hints from the head read at arrival: the same rule processing applied before. */
 function arrivalHints(cmd: Arrival, own: string, at: Date): ThreadHints {
@@ -228,29 +236,32 @@ async function applyOne(tx: Tx, state: WriteContext["state"], cmd: ProcessedUpda
       },
     }));
 
-  const [row] = await tx
-    .update(messages)
-    .set({
-      // Stored already (src/mail/content.ts), these columns are left out: setting any of them
-      // would make PostgreSQL compute the message's full-text vector again.
-      ...(cmd.contentStored ? {} : contentColumns(r)),
-      threadId,
-      // An archive that came first is kept: processing does not undo a user's action.
-      status: current.status === "received" ? "processed" : current.status,
-      snippet: r.snippet,
-      replyTo: r.replyTo,
-      messageIdHeader: r.messageIdHeader,
-      inReplyTo: r.inReplyTo,
-      references: r.references,
-      riskLevel: r.assessment.riskLevel,
-      triageLabel: r.assessment.triageLabel,
-      suspiciousSignals: r.assessment.signals,
-      auth: r.assessment.auth,
-      autoReplyBlocked: r.assessment.autoReplyBlocked,
-      processedAt: new Date(),
-    })
-    .where(eq(messages.id, cmd.messageId))
-    .returning(WITHOUT_TEXTS);
+  const decided = {
+    threadId,
+    // An archive that came first is kept: processing does not undo a user's action.
+    status: current.status === "received" ? "processed" : current.status,
+    snippet: r.snippet,
+    replyTo: r.replyTo,
+    messageIdHeader: r.messageIdHeader,
+    inReplyTo: r.inReplyTo,
+    references: r.references,
+    riskLevel: r.assessment.riskLevel,
+    triageLabel: r.assessment.triageLabel,
+    suspiciousSignals: r.assessment.signals,
+    auth: r.assessment.auth,
+    autoReplyBlocked: r.assessment.autoReplyBlocked,
+    processedAt: new Date(),
+  } satisfies Columns<(typeof DECIDED)[number]>;
+  // Content stored already (src/mail/content.ts), as it is for every message processed now:
+  // its columns are left out, as setting any of them would make PostgreSQL compute the
+  // message's full-text vector again.
+  const [row] = cmd.contentStored
+    ? await MARK_PROCESSED.run(tx, { ...decided, id: cmd.messageId })
+    : await tx
+        .update(messages)
+        .set({ ...contentColumns(r), ...decided })
+        .where(eq(messages.id, cmd.messageId))
+        .returning(WITHOUT_TEXTS);
 
   const texts = { textBody: stored(r.textBody), htmlBody: stored(r.htmlBody), extractedText: stored(r.extractedText), quotedText: stored(r.quotedText ?? null) };
   return { row: { ...row!, ...texts }, fresh: true };
@@ -262,4 +273,14 @@ async function applyOne(tx: Tx, state: WriteContext["state"], cmd: ProcessedUpda
  * put back from what was written, as a text column stores it: UTF-8, a lone surrogate as U+FFFD.
  */
 const { textBody: _text, htmlBody: _html, extractedText: _extracted, quotedText: _quoted, ...WITHOUT_TEXTS } = getTableColumns(messages);
+type WithoutTexts = Omit<MessageRow, "textBody" | "htmlBody" | "extractedText" | "quotedText">;
+
+/** The columns processing decides, in the order `applyOne` sets them. */
+const DECIDED = ["threadId", "status", "snippet", "replyTo", "messageIdHeader", "inReplyTo", "references", "riskLevel", "triageLabel", "suspiciousSignals", "auth", "autoReplyBlocked", "processedAt"] as const;
+
+/** The update of a processed message whose content is stored already, built once (db/compiled.ts). */
+const MARK_PROCESSED = new Compiled<Columns<(typeof DECIDED)[number]> & { id: string }, WithoutTexts[]>((db) =>
+  db.update(messages).set(slotsOf(DECIDED)).where(eq(messages.id, slot<string>("id"))).returning(WITHOUT_TEXTS),
+);
+
 const stored = (text: string | null): string | null => (text === null || text.isWellFormed() ? text : text.toWellFormed());

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { messages, outbox, protocolMessages, type MessageRow } from "../../db/schema/index.ts";
-import { eventRow } from "../../src/jobs/outbox.ts";
+import { messages, protocolMessages, type MessageRow } from "../../db/schema/index.ts";
+import { eventRow, insertOutbox } from "../../src/jobs/outbox.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
 import { lockOwnMessage } from "./message-rows.ts";
 import type { JobFailure, WriteContext } from "./types.ts";
@@ -45,7 +45,7 @@ export async function recordJobFailure({ state, deps }: WriteContext, cmd: JobFa
       row!.transport === "agent-json"
         ? await tx.update(protocolMessages).set({ status: "failed", error, updatedAt: new Date() }).where(eq(protocolMessages.messageId, row!.id)).returning()
         : [];
-    await tx.insert(outbox).values(eventRow("message.processed", state.mailbox.id, messageEventPayload(row!, [], protocol)));
+    await insertOutbox(tx, [eventRow("message.processed", state.mailbox.id, messageEventPayload(row!, [], protocol))]);
     return row!;
   });
 }

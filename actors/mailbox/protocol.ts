@@ -16,8 +16,7 @@ import {
 import { isUuid, newId } from "../../src/domain/ids.ts";
 import { checkOutgoing } from "../../src/domain/outbound.ts";
 import { AppError, notFound, validationError } from "../../src/errors.ts";
-import { eventRow, jobRow } from "../../src/jobs/outbox.ts";
-import { outbox } from "../../db/schema/index.ts";
+import { eventRow, insertOutbox, jobRow } from "../../src/jobs/outbox.ts";
 import { putBlob } from "../../src/mail/blobs.ts";
 import { messageEventPayload } from "../../src/mail/events.ts";
 import { snippetOf } from "../../src/mail/extract.ts";
@@ -93,7 +92,7 @@ export async function receiveProtocol({ state, deps }: WriteContext, cmd: Protoc
         updatedAt: now,
       })
       .returning();
-    await tx.insert(outbox).values([
+    await insertOutbox(tx, [
       eventRow("message.received", mailbox.id, messageEventPayload(message!, [], protocol!)),
       jobRow("mail.process", mailbox.id, { message_id: id, token_thread_id: threadId }),
     ]);
@@ -210,7 +209,7 @@ async function insertResponse(
   }
   const [row] = await tx.insert(protocolResponses).values({ ...values, deliveryId: deliveryId ?? null }).returning();
   await tx.update(protocolMessages).set({ status: "responded", updatedAt: now }).where(eq(protocolMessages.messageId, message.id));
-  await tx.insert(outbox).values(eventRow("protocol.response.created", mailbox.id, responseEventPayload(row!)));
+  await insertOutbox(tx, [eventRow("protocol.response.created", mailbox.id, responseEventPayload(row!))]);
   return row!;
 }
 

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, ilike, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
+import { CompiledRows } from "../../db/compiled.ts";
 import { intelResults, mailboxes, senderProfiles, type Disposition, type SenderProfileRow } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { Accounts } from "./accounts.ts";
@@ -142,7 +143,15 @@ export async function touchSenderProfiles(tx: Tx, accountId: string, sightings: 
     firstSeenAt: s.first,
     lastSeenAt: s.last,
   }));
-  await tx
+  await TOUCH.run(tx, rows);
+}
+
+/** The sightings' rows, in `touchSenderProfiles`'s one statement; the other columns take their defaults. */
+const SIGHTED = ["id", "accountId", "address", "displayName", "messageCount", "firstSeenAt", "lastSeenAt"] as const;
+
+/** Every processed batch runs it: built once per number of senders (db/compiled.ts). */
+const TOUCH = new CompiledRows<{ [K in (typeof SIGHTED)[number]]: (typeof senderProfiles.$inferInsert)[K] }, unknown>(SIGHTED, (db, rows) =>
+  db
     .insert(senderProfiles)
     .values(rows)
     .onConflictDoUpdate({
@@ -154,8 +163,8 @@ export async function touchSenderProfiles(tx: Tx, accountId: string, sightings: 
         // A name the sender stopped using is kept rather than wiped.
         displayName: sql`coalesce(excluded.display_name, ${senderProfiles.displayName})`,
       },
-    });
-}
+    }),
+);
 
 function addressOrThrow(raw: string): string {
   const checked = normalizeAddress(raw);

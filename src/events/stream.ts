@@ -1,5 +1,6 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { Compiled, slot } from "../../db/compiled.ts";
 import { mailboxEventCounters, outbox } from "../../db/schema/index.ts";
 import type { Logger } from "../log.ts";
 import type { EventFeed } from "./feed.ts";
@@ -43,14 +44,19 @@ export async function latestEventSeq(db: Db, mailboxId: string): Promise<number>
   return Number(row?.last ?? 0);
 }
 
-/** Up to `limit` stored events of the mailbox after `after`, in order. */
-export async function eventsAfter(db: Db, mailboxId: string, after: number, limit: number): Promise<StoredEvent[]> {
-  const rows = await db
+/** The read of every stream's every wake-up: built once (db/compiled.ts). */
+const EVENTS_AFTER = new Compiled<{ mailboxId: string; after: number; limit: number }, { seq: number | null; topic: string; payload: Record<string, unknown>; createdAt: Date }[]>((db) =>
+  db
     .select({ seq: outbox.mailboxSeq, topic: outbox.topic, payload: outbox.payload, createdAt: outbox.createdAt })
     .from(outbox)
-    .where(and(eq(outbox.kind, "event"), eq(outbox.mailboxId, mailboxId), gt(outbox.mailboxSeq, after)))
+    .where(and(eq(outbox.kind, "event"), eq(outbox.mailboxId, slot<string>("mailboxId")), gt(outbox.mailboxSeq, slot<number>("after"))))
     .orderBy(asc(outbox.mailboxSeq))
-    .limit(limit);
+    .limit(slot<number>("limit")),
+);
+
+/** Up to `limit` stored events of the mailbox after `after`, in order. */
+export async function eventsAfter(db: Db, mailboxId: string, after: number, limit: number): Promise<StoredEvent[]> {
+  const rows = await EVENTS_AFTER.run(db, { mailboxId, after, limit });
   return rows.map((r) => ({ seq: Number(r.seq), topic: r.topic, payload: r.payload, createdAt: r.createdAt }));
 }
 

@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../../db/client.ts";
+import { CompiledRows } from "../../db/compiled.ts";
 import { outbox, type OutboxRow } from "../../db/schema/index.ts";
 import { isUuid, newId } from "../domain/ids.ts";
 import { JobFailed } from "./failure.ts";
@@ -6,23 +7,40 @@ import { JobFailed } from "./failure.ts";
 export type JobKind = OutboxRow["kind"];
 export type EventTopic = "message.received" | "message.processed" | "message.sent" | "protocol.response.created";
 
-type OutboxInsert = typeof outbox.$inferInsert & { id: string };
+/** An outbox row as the service writes it; the rest of its columns take their defaults (seq, attempts, times; mailbox_seq from its trigger). */
+export type OutboxInsert = {
+  id: string;
+  kind: JobKind;
+  /** The event's name; empty for a job. */
+  topic: string;
+  mailboxId: string | null;
+  payload: Record<string, unknown>;
+};
+const WRITTEN = ["id", "kind", "topic", "mailboxId", "payload"] as const satisfies readonly (keyof OutboxInsert & keyof typeof outbox.$inferInsert)[];
 
 /** An outbox row for an event (several are inserted in one statement where a batch writes many). */
 export const eventRow = (topic: EventTopic, mailboxId: string, payload: Record<string, unknown>): OutboxInsert => ({ id: newId(), kind: "event", topic, mailboxId, payload });
 
 /** An outbox row for a job this service runs. */
-export const jobRow = (kind: Exclude<JobKind, "event">, mailboxId: string | null, payload: Record<string, unknown>): OutboxInsert => ({ id: newId(), kind, mailboxId, payload });
+export const jobRow = (kind: Exclude<JobKind, "event">, mailboxId: string | null, payload: Record<string, unknown>): OutboxInsert => ({ id: newId(), kind, topic: "", mailboxId, payload });
+
+/** The insert of outbox rows, built once per number of rows (db/compiled.ts): every write of an event or a job runs it. */
+const INSERT = new CompiledRows<OutboxInsert, unknown>(WRITTEN, (db, rows) => db.insert(outbox).values(rows));
+
+/** Writes outbox rows (events and jobs, made by eventRow and jobRow) in one statement, inside the caller's transaction. */
+export async function insertOutbox(tx: Db | Tx, rows: OutboxInsert[]): Promise<void> {
+  if (rows.length > 0) await INSERT.run(tx, rows);
+}
 
 /** Writes an event to the outbox, inside the caller's transaction. */
 export async function enqueueEvent(tx: Db | Tx, topic: EventTopic, mailboxId: string, payload: Record<string, unknown>): Promise<void> {
-  await tx.insert(outbox).values(eventRow(topic, mailboxId, payload));
+  await insertOutbox(tx, [eventRow(topic, mailboxId, payload)]);
 }
 
 /** Writes a job to the outbox, inside the caller's transaction; returns its id. */
 export async function enqueueJob(tx: Db | Tx, kind: Exclude<JobKind, "event">, mailboxId: string | null, payload: Record<string, unknown>): Promise<string> {
   const row = jobRow(kind, mailboxId, payload);
-  await tx.insert(outbox).values(row);
+  await insertOutbox(tx, [row]);
   return row.id;
 }
 

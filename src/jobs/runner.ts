@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql, lt } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { Compiled, slot } from "../../db/compiled.ts";
 import { outbox, type OutboxRow } from "../../db/schema/index.ts";
 import type { Logger } from "../log.ts";
 import { isPermanent, reasonOf, type JobResult } from "./failure.ts";
@@ -112,7 +113,6 @@ export class JobRunner {
   }
 
   private async drain(): Promise<void> {
-    const kinds = Object.keys(this.specs) as JobKind[];
     while (!this.loop.isStopped) {
       const room = this.concurrency - this.inFlight.size;
       // A finishing job pokes again. While more than half the slots are busy, a freed slot waits
@@ -120,7 +120,7 @@ export class JobRunner {
       // busy half keeps the handlers fed meanwhile.
       if (room <= 0 || this.inFlight.size > this.concurrency / 2) return;
       // The runs start as the claim settles, so whoever awaits `claiming` finds them in `running`.
-      const claimed = this.claim(and(inArray(outbox.kind, kinds), lte(outbox.runAfter, sql`now()`))!, room).then((jobs) => {
+      const claimed = this.claimDue.run(this.db, { limit: room }).then((jobs) => {
         for (const job of jobs) void this.launch(job, true);
         return jobs.length;
       });
@@ -143,14 +143,27 @@ export class JobRunner {
   }
 
   private claim(where: ReturnType<typeof and>, limit: number): Promise<OutboxRow[]> {
-    const pending = this.db
+    return this.claimStatement(this.db, where, limit);
+  }
+
+  /**
+   * The loop's claim, of any due job of this runner's kinds, built once (db/compiled.ts): it
+   * runs for every few jobs, and building it anew cost more than the rest of the client's work.
+   */
+  private readonly claimDue = new Compiled<{ limit: number }, OutboxRow[]>((db) =>
+    this.claimStatement(db, and(inArray(outbox.kind, Object.keys(this.specs) as JobKind[]), lte(outbox.runAfter, sql`now()`)), slot<number>("limit")),
+  );
+
+  /** Takes up to `limit` jobs that `where` picks and no other node holds: leased to this one, each attempt counted. */
+  private claimStatement(db: Db, where: ReturnType<typeof and>, limit: number) {
+    const pending = db
       .select({ seq: outbox.seq })
       .from(outbox)
       .where(and(where, isNull(outbox.doneAt), or(isNull(outbox.lockedUntil), lt(outbox.lockedUntil, sql`now()`))))
       .orderBy(asc(outbox.seq))
       .limit(limit)
       .for("update", { skipLocked: true });
-    return this.db
+    return db
       .update(outbox)
       .set({ lockedUntil: sql`now() + ${`${this.leaseMs} milliseconds`}::interval`, attempts: sql`${outbox.attempts} + 1` })
       .where(inArray(outbox.seq, pending))

@@ -1,5 +1,6 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { Compiled, slot, slotsOf } from "../../db/compiled.ts";
 import { messages } from "../../db/schema/index.ts";
 import type { Disposition } from "../../db/schema/knowledge.ts";
 import type { ProcessedMail } from "./types.ts";
@@ -29,22 +30,32 @@ export type ParsedResult = Omit<ProcessedMail, "assessment">;
  * nothing was written (the message is processed already, or gone); the caller reads it apart.
  */
 export async function storeContent(db: Db, messageId: string, mail: ParsedResult, sender: string): Promise<Disposition | undefined> {
-  const [row] = await db
-    .update(messages)
-    .set(contentColumns(mail))
-    .where(and(eq(messages.id, messageId), isNull(messages.processedAt), ASYNC_COMMIT))
-    .returning({ disposition: dispositionOf(sender) });
+  const values = { ...contentColumns(mail), id: messageId };
+  const [row] = sender ? await STORE_WITH_SENDER.run(db, { ...values, sender: sender.toLowerCase() }) : await STORE.run(db, values);
   return row?.disposition;
 }
 
+/** The content columns, in the order `contentColumns` gives them. */
+const CONTENT = ["fromAddress", "subject", "cc", "textBody", "htmlBody", "extractedText", "quotedText", "headers", "attachmentNames"] as const;
+type ContentValues = ReturnType<typeof contentColumns> & { id: string };
+
 /**
- * The disposition of `sender` in the account of the row being updated: what dispositionFor
- * reads. Written out, as drizzle leaves column names unqualified in a RETURNING clause.
+ * The statement, built once (db/compiled.ts), with the disposition of a sender or of none.
+ * The sender's disposition is what dispositionFor reads, on the account of the row updated
+ * (written out, as drizzle leaves column names unqualified in a RETURNING clause).
  */
-const dispositionOf = (sender: string) =>
-  sender
-    ? sql<Disposition>`coalesce((select sp.disposition from sender_profiles sp join mailboxes mb on mb.account_id = sp.account_id where mb.id = "messages"."mailbox_id" and sp.address = ${sender.toLowerCase()} limit 1), 'neutral')`
-    : sql<Disposition>`'neutral'`;
+const storeStatement = (disposition: SQL<Disposition>) => (db: Db) =>
+  db
+    .update(messages)
+    .set(slotsOf(CONTENT))
+    .where(and(eq(messages.id, slot<string>("id")), isNull(messages.processedAt), ASYNC_COMMIT))
+    .returning({ disposition });
+const STORE_WITH_SENDER = new Compiled<ContentValues & { sender: string }, { disposition: Disposition }[]>(
+  storeStatement(
+    sql<Disposition>`coalesce((select sp.disposition from sender_profiles sp join mailboxes mb on mb.account_id = sp.account_id where mb.id = "messages"."mailbox_id" and sp.address = ${slot<string>("sender")} limit 1), 'neutral')`,
+  ),
+);
+const STORE = new Compiled<ContentValues, { disposition: Disposition }[]>(storeStatement(sql<Disposition>`'neutral'`));
 
 /**
  * This statement's commit does not wait for its WAL to reach the disk: the actor's commit that
@@ -70,5 +81,8 @@ export function contentColumns(mail: ParsedResult) {
       .map((a) => a.filename ?? "")
       .filter(Boolean)
       .join(" "),
-  } satisfies Partial<typeof messages.$inferInsert>;
+  } satisfies Columns<(typeof CONTENT)[number]>;
 }
+
+/** Exactly the columns named (a key more or less is an error), each of its column's type. */
+export type Columns<K extends keyof typeof messages.$inferInsert> = { [P in K]: (typeof messages.$inferInsert)[P] };

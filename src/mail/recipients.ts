@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { mailboxes, replyTokens } from "../../db/schema/index.ts";
+import { Compiled, slot } from "../../db/compiled.ts";
+import { mailboxes, replyTokens, type MailboxRow } from "../../db/schema/index.ts";
 import { hashReplyToken, isWellFormedToken, REPLY_TAG, splitSubaddress } from "./reply-tokens.ts";
 
 export interface Recipient {
@@ -18,6 +19,11 @@ export type RecipientProblem =
   | "expired_reply_token";
 
 export type Resolution = { ok: true; recipient: Recipient } | { ok: false; problem: RecipientProblem; address: string };
+
+/** The mailbox of an address, read for every recipient of every mail: built once (db/compiled.ts). */
+const MAILBOX_BY_ADDRESS = new Compiled<{ address: string }, { id: string; status: MailboxRow["status"] }[]>((db) =>
+  db.select({ id: mailboxes.id, status: mailboxes.status }).from(mailboxes).where(eq(mailboxes.emailAddress, slot<string>("address"))).limit(1),
+);
 
 /**
  * Decides whether an envelope recipient is one of ours: a mailbox address, a sub-address of
@@ -38,11 +44,7 @@ export class Recipients {
     if (at <= 0 || address.slice(at + 1) !== this.mailDomain) return fail("not_local");
 
     const { base, tag } = splitSubaddress(address);
-    const [mailbox] = await this.db
-      .select({ id: mailboxes.id, status: mailboxes.status })
-      .from(mailboxes)
-      .where(eq(mailboxes.emailAddress, base))
-      .limit(1);
+    const [mailbox] = await MAILBOX_BY_ADDRESS.run(this.db, { address: base });
     if (!mailbox) return fail("unknown_mailbox");
 
     let replyToken: Recipient["replyToken"] = null;

@@ -1,0 +1,145 @@
+import { is, Param, Placeholder, sql } from "drizzle-orm";
+import type { Db, Tx } from "./client.ts";
+
+/*
+ * Statements built once. drizzle turns a query builder into its SQL text and parameters on
+ * every execution, walking the whole tree of SQL chunks it is made of: 50 µs for the update
+ * that stores a message's content, 140 µs for the one that marks it processed (a dozen columns
+ * set, thirty returned), more than everything else the client does for either
+ * (bench/query-build.ts). The statements the mail pipeline runs once per message are built here
+ * once, with a `slot` where each value goes; a run fills the values in, as the builder would
+ * have encoded them, and runs the statement on the executor it is given: the pool or a
+ * transaction, as a builder made on that executor would have run.
+ */
+
+type Executor = Db | Tx;
+type Session = Executor["_"]["session"];
+type PrepareArgs = Parameters<Session["prepareQuery"]>;
+type Query = PrepareArgs[0];
+
+/** What a builder (select, insert, update, delete) offers that `Compiled` needs: its `prepare`. */
+interface Preparable {
+  prepare(name: string): unknown;
+}
+
+/**
+ * A value to be given at each run. As a column's value in `set` or `values`, the column's own
+ * encoding applies to it at the run (a jsonb is serialized, a date made a timestamp) and a
+ * null stays NULL, as when the value itself is given to the builder. Anywhere else (`eq`, a
+ * `sql` template) the value goes to the driver as it is, so give it in the driver's form.
+ */
+export function slot<T>(name: string): T {
+  return sql.placeholder(name) as unknown as T;
+}
+
+/** A slot for each of `names`, named after it: `.set(slotsOf(["status", "snippet"]))`. */
+export function slotsOf<K extends string>(names: readonly K[]): { [P in K]: never } {
+  return Object.fromEntries(names.map((name) => [name, slot(name)])) as { [P in K]: never };
+}
+
+interface Built {
+  args: PrepareArgs;
+  joinsNotNullableMap: unknown;
+}
+
+export class Compiled<Values extends Record<string, unknown>, Result> {
+  #built: Built | undefined;
+
+  /** `make` builds the statement on the executor it is given, with `slot`s for the values. */
+  constructor(private readonly make: (db: Executor) => Preparable) {}
+
+  /** The statement with `values`, on `db`; a value missing (or undefined) fails it unsent. */
+  async run(db: Executor, values: Values): Promise<Result> {
+    const built = (this.#built ??= capture(db, this.make));
+    const [query, fields, , isResponseInArrayMode, ...rest] = built.args;
+    const filled: Query = { sql: query.sql, params: query.params.map((p) => fill(p, values)) };
+    // No name: the client's own choice of which texts to prepare on the server stands (db/prepared.ts).
+    const prepared = db._.session.prepareQuery(filled, fields, undefined, isResponseInArrayMode, ...rest) as ReturnType<Session["prepareQuery"]> & { joinsNotNullableMap?: unknown };
+    prepared.joinsNotNullableMap = built.joinsNotNullableMap;
+    return (await prepared.execute()) as Result;
+  }
+}
+
+/**
+ * An insert of several rows, built once per number of rows (up to `maxRows`; a larger batch
+ * goes through the builder, as does an empty one). Every row gives exactly `columns`: a
+ * column left out takes its default, which a slot cannot stand for.
+ */
+export class CompiledRows<Row extends Record<string, unknown>, Result> {
+  readonly #bySize = new Map<number, Compiled<Record<string, unknown>, Result>>();
+  readonly #columns: ReadonlySet<string>;
+
+  /** `make` builds the insert of `rows` on `db`: of slots when compiling, of the rows themselves past `maxRows`. */
+  constructor(
+    private readonly columns: readonly (keyof Row & string)[],
+    private readonly make: (db: Executor, rows: Row[]) => Preparable & { execute(): Promise<Result> },
+    private readonly maxRows = 32,
+  ) {
+    this.#columns = new Set(columns);
+  }
+
+  /** The insert of `rows`, on `db`; a row with a column not its own, or a value undefined, fails it unsent. */
+  async run(db: Executor, rows: Row[]): Promise<Result> {
+    const n = rows.length;
+    if (n === 0 || n > this.maxRows) return this.make(db, rows).execute();
+    let statement = this.#bySize.get(n);
+    if (!statement) {
+      const slotted = Array.from({ length: n }, (_, i) => Object.fromEntries(this.columns.map((c) => [c, slot(`${i}:${c}`)])) as Row);
+      statement = new Compiled((d) => this.make(d, slotted));
+      this.#bySize.set(n, statement);
+    }
+    const values: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) {
+      const row = rows[i]!;
+      for (const key in row) if (!this.#columns.has(key)) throw new Error(`a compiled insert was given column "${key}", not one of its own`);
+      for (const c of this.columns) values[`${i}:${c}`] = row[c];
+    }
+    return statement.run(db, values);
+  }
+}
+
+/**
+ * What the builder asks its session to prepare (the query built, the fields its rows map to,
+ * the rest of its options), taken by building it on a stand-in for `db` whose session only
+ * records the request.
+ */
+function capture(db: Executor, make: (db: Executor) => Preparable): Built {
+  let args: PrepareArgs | undefined;
+  const recorded: Record<string, unknown> = {
+    setToken() {
+      return recorded;
+    },
+  };
+  const session = new Proxy(db._.session, {
+    get: (target, prop, receiver) =>
+      prop === "prepareQuery"
+        ? (...a: PrepareArgs) => {
+            args = a;
+            return recorded;
+          }
+        : Reflect.get(target, prop, receiver),
+  });
+  const standIn = new Proxy(db, {
+    get: (target, prop, receiver) => (prop === "session" ? session : prop === "_" ? { ...target._, session } : Reflect.get(target, prop, receiver)),
+  });
+  make(standIn).prepare("compiled");
+  if (!args) throw new Error("a compiled statement's builder did not prepare a query");
+  return { args, joinsNotNullableMap: recorded.joinsNotNullableMap };
+}
+
+/** A parameter of the built query with this run's value in place of its slot, encoded as the builder encodes a value. */
+function fill(param: unknown, values: Record<string, unknown>): unknown {
+  if (is(param, Placeholder)) return valueOf(param, values);
+  if (is(param, Param) && is(param.value, Placeholder)) {
+    const value = valueOf(param.value, values);
+    return value === null ? null : param.encoder.mapToDriverValue(value);
+  }
+  return param;
+}
+
+/** A slot's value: undefined is refused, as the builder would have written the column's default, which a slot cannot. */
+function valueOf(placeholder: Placeholder, values: Record<string, unknown>): unknown {
+  const value = values[placeholder.name];
+  if (value === undefined) throw new Error(`no value for "${placeholder.name}" of a compiled statement`);
+  return value;
+}
