@@ -78,21 +78,27 @@ export class CompiledRows<Row extends Record<string, unknown>, Result> {
     this.#columns = new Set(columns);
   }
 
-  /** The insert of `rows`, on `db`; a row with a column not its own, or a value undefined, fails it unsent. */
+  /**
+   * The insert of `rows`, on `db`. A row with a column not its own, or a value undefined, fails
+   * it unsent, whatever the batch's size: one rule whichever way it is built.
+   */
   async run(db: Executor, rows: Row[]): Promise<Result> {
     const n = rows.length;
+    const values: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) {
+      const row = rows[i]!;
+      for (const key in row) if (!this.#columns.has(key)) throw new Error(`a compiled insert was given column "${key}", not one of its own`);
+      for (const c of this.columns) {
+        if (row[c] === undefined) throw new Error(`no value for "${i}:${c}" of a compiled insert`);
+        values[`${i}:${c}`] = row[c];
+      }
+    }
     if (n === 0 || n > this.maxRows) return this.make(db, rows).execute();
     let statement = this.#bySize.get(n);
     if (!statement) {
       const slotted = Array.from({ length: n }, (_, i) => Object.fromEntries(this.columns.map((c) => [c, slot(`${i}:${c}`)])) as Row);
       statement = new Compiled((d) => this.make(d, slotted));
       this.#bySize.set(n, statement);
-    }
-    const values: Record<string, unknown> = {};
-    for (let i = 0; i < n; i++) {
-      const row = rows[i]!;
-      for (const key in row) if (!this.#columns.has(key)) throw new Error(`a compiled insert was given column "${key}", not one of its own`);
-      for (const c of this.columns) values[`${i}:${c}`] = row[c];
     }
     return statement.run(db, values);
   }

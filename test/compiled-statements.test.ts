@@ -117,12 +117,16 @@ describe("CompiledRows", () => {
     }
   });
 
-  test("refuses a row with a column it was not built for, or one left undefined, and writes nothing", async () => {
+  test("refuses a row with a column it was not built for, or one left undefined, at any batch size, and writes nothing", async () => {
     const extra = { ...row(1), lastError: "nope" } as unknown as Row;
     expect(String(await failure(insert.run(db(), [row(0), extra])))).toContain('"lastError"');
     const missing = { ...row(2), topic: undefined } as unknown as Row;
     expect(String(await failure(insert.run(db(), [missing])))).toContain('"0:topic"');
-    const stored = await db().select().from(outbox).where(inArray(outbox.id, [extra.id, missing.id]));
+    // The same past the sizes it builds (4 here), where the builder runs the insert.
+    const many = Array.from({ length: 6 }, (_, i) => row(i));
+    many[5] = { ...many[5]!, topic: undefined } as unknown as Row;
+    expect(String(await failure(insert.run(db(), many)))).toContain('"5:topic"');
+    const stored = await db().select().from(outbox).where(inArray(outbox.id, [extra.id, missing.id, ...many.map((r) => r.id)]));
     expect(stored).toEqual([]);
   });
 });
