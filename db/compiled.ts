@@ -105,6 +105,43 @@ export class CompiledRows<Row extends Record<string, unknown>, Result> {
 }
 
 /**
+ * A statement that takes a list of values (the ids of an `in`) besides its named values, built
+ * once per length of the list (up to `maxItems`; a longer list goes through the builder, as
+ * does an empty one). An undefined value or item fails it unsent, whichever way it is built.
+ */
+export class CompiledList<Item, Values extends Record<string, unknown>, Result> {
+  readonly #byLength = new Map<number, Compiled<Record<string, unknown>, Result>>();
+
+  /** `make` builds the statement of `items` and `values` on `db`: slots when compiling, the values themselves past `maxItems`. */
+  constructor(
+    private readonly names: readonly (keyof Values & string)[],
+    private readonly make: (db: Executor, items: Item[], values: Values) => Preparable & { execute(): Promise<Result> },
+    private readonly maxItems = 32,
+  ) {}
+
+  async run(db: Executor, items: Item[], values: Values): Promise<Result> {
+    const n = items.length;
+    const filled: Record<string, unknown> = {};
+    for (const name of this.names) {
+      if (values[name] === undefined) throw new Error(`no value for "${name}" of a compiled statement`);
+      filled[name] = values[name];
+    }
+    for (let i = 0; i < n; i++) {
+      if (items[i] === undefined) throw new Error(`no value for item ${i} of a compiled statement`);
+      filled[`item:${i}`] = items[i];
+    }
+    if (n === 0 || n > this.maxItems) return this.make(db, items, values).execute();
+    let statement = this.#byLength.get(n);
+    if (!statement) {
+      const slotted = Array.from({ length: n }, (_, i) => slot<Item>(`item:${i}`));
+      statement = new Compiled((d) => this.make(d, slotted, slotsOf(this.names) as unknown as Values));
+      this.#byLength.set(n, statement);
+    }
+    return statement.run(db, filled);
+  }
+}
+
+/**
  * What the builder asks its session to prepare (the query built, the fields its rows map to,
  * the rest of its options), taken by building it on a stand-in for `db` whose session only
  * records the request.

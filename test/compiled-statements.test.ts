@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomUUID } from "node:crypto";
-import { eq, inArray, sql } from "drizzle-orm";
-import { Compiled, CompiledRows, slot, slotsOf } from "../db/compiled.ts";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { Compiled, CompiledList, CompiledRows, slot, slotsOf } from "../db/compiled.ts";
 import { messages, outbox } from "../db/schema/index.ts";
 import { putBlob } from "../src/mail/blobs.ts";
 import { seedAccount, startTestService, type TestService } from "./harness.ts";
@@ -128,5 +128,35 @@ describe("CompiledRows", () => {
     expect(String(await failure(insert.run(db(), many)))).toContain('"5:topic"');
     const stored = await db().select().from(outbox).where(inArray(outbox.id, [extra.id, missing.id, ...many.map((r) => r.id)]));
     expect(stored).toEqual([]);
+  });
+});
+
+describe("CompiledList", () => {
+  const byIds = new CompiledList<string, { topic: string }, { id: string; topic: string }[]>(
+    ["topic"],
+    (d, ids, { topic }) => d.select({ id: outbox.id, topic: outbox.topic }).from(outbox).where(and(inArray(outbox.id, ids), eq(outbox.topic, topic))).orderBy(asc(outbox.seq)),
+    4,
+  );
+  const stored = async (n: number, topic: string) => {
+    const rows = Array.from({ length: n }, () => ({ id: randomUUID(), kind: "event" as const, topic, mailboxId: null, payload: {}, doneAt: new Date() }));
+    await db().insert(outbox).values(rows);
+    return rows.map((r) => r.id);
+  };
+
+  test("selects by each list length as the builder does, a longer list through the builder", async () => {
+    const ids = await stored(6, "test.list.a");
+    const others = await stored(2, "test.list.b");
+    for (const n of [1, 3, 3, 4, 6]) {
+      const asked = [...ids.slice(0, n), ...others];
+      const got = await byIds.run(db(), asked, { topic: "test.list.a" });
+      expect(got.map((r) => r.id)).toEqual(ids.slice(0, n));
+      expect(got.every((r) => r.topic === "test.list.a")).toBe(true);
+    }
+  });
+
+  test("refuses an undefined value or item, unsent", async () => {
+    const [id] = await stored(1, "test.list.c");
+    expect(String(await failure(byIds.run(db(), [id!], { topic: undefined as unknown as string })))).toContain('"topic"');
+    expect(String(await failure(byIds.run(db(), [id!, undefined as unknown as string], { topic: "test.list.c" })))).toContain("item 1");
   });
 });

@@ -8,7 +8,7 @@ import { type Columns, contentColumns } from "../../src/mail/content.ts";
 import { MESSAGE_EVENT_PAYLOAD_SQL, messageEventPayload } from "../../src/mail/events.ts";
 import { normalizeSubject, participantsKey, placeArrivals, placeInThread, type ThreadHints } from "../../src/mail/threading.ts";
 import type { Tx } from "../../db/client.ts";
-import { Compiled, CompiledRows, slot, slotsOf } from "../../db/compiled.ts";
+import { Compiled, CompiledList, CompiledRows, slot, slotsOf } from "../../db/compiled.ts";
 import { wellFormedJson } from "../../db/schema/json.ts";
 import type { BatchOutcome } from "../runtime/index.ts";
 import { afterProcessing, processingSettings, type Processed } from "./after-processing.ts";
@@ -134,7 +134,7 @@ export async function applyProcessed(ctx: WriteContext, cmds: ProcessedUpdate[])
       applyAll(tx, state, cmds, locked),
       records.length > 0 ? tx.insert(attachments).values(records).returning() : Promise.resolve([]),
       touchSenderProfiles(tx, state.mailbox.accountId, senders),
-      jobIds.length > 0 ? tx.update(outbox).set({ doneAt: new Date() }).where(inArray(outbox.id, jobIds)) : Promise.resolve(),
+      jobIds.length > 0 ? JOBS_DONE.run(tx, jobIds, { doneAt: new Date() }) : Promise.resolve(),
     ]);
     for (const [i, cmd] of cmds.entries()) {
       const one = applied[i];
@@ -277,6 +277,9 @@ type WithoutTexts = Omit<MessageRow, "textBody" | "htmlBody" | "extractedText" |
 
 /** The columns processing decides, in the order `applyOne` sets them. */
 const DECIDED = ["threadId", "status", "snippet", "replyTo", "messageIdHeader", "inReplyTo", "references", "riskLevel", "triageLabel", "suspiciousSignals", "auth", "autoReplyBlocked", "processedAt"] as const;
+
+/** The batch's jobs marked done, built once per batch size (db/compiled.ts). */
+const JOBS_DONE = new CompiledList<string, { doneAt: Date }, unknown>(["doneAt"], (db, ids, { doneAt }) => db.update(outbox).set({ doneAt }).where(inArray(outbox.id, ids)));
 
 /** The update of a processed message whose content is stored already, built once (db/compiled.ts). */
 const MARK_PROCESSED = new Compiled<Columns<(typeof DECIDED)[number]> & { id: string }, WithoutTexts[]>((db) =>

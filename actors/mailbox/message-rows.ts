@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, inArray } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
+import { CompiledList } from "../../db/compiled.ts";
 import { messages, type MessageRow } from "../../db/schema/index.ts";
 
 /**
@@ -28,11 +29,16 @@ const { textBody: _t, htmlBody: _h, extractedText: _e, quotedText: _q, headers: 
  */
 export async function lockOwnMessages(tx: Tx, mailboxId: string, messageIds: string[]): Promise<Map<string, LockedMessage>> {
   if (messageIds.length === 0) return new Map();
-  const rows = await tx
-    .select(LOCKED_COLUMNS)
-    .from(messages)
-    .where(and(inArray(messages.id, [...new Set(messageIds)]), eq(messages.mailboxId, mailboxId)))
-    .orderBy(asc(messages.id))
-    .for("update");
+  const rows = await LOCK_OWN.run(tx, [...new Set(messageIds)], { mailboxId });
   return new Map(rows.map((r) => [r.id, r]));
 }
+
+/** Every processed batch takes its lock with it: built once per batch size (db/compiled.ts). */
+const LOCK_OWN = new CompiledList<string, { mailboxId: string }, LockedMessage[]>(["mailboxId"], (db, ids, { mailboxId }) =>
+  db
+    .select(LOCKED_COLUMNS)
+    .from(messages)
+    .where(and(inArray(messages.id, ids), eq(messages.mailboxId, mailboxId)))
+    .orderBy(asc(messages.id))
+    .for("update"),
+);
