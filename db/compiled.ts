@@ -66,16 +66,20 @@ export class Compiled<Values extends Record<string, unknown>, Result> {
  * column left out takes its default, which a slot cannot stand for.
  */
 export class CompiledRows<Row extends Record<string, unknown>, Result> {
-  readonly #bySize = new Map<number, Compiled<Record<string, unknown>, Result>>();
   readonly #columns: ReadonlySet<string>;
+  readonly #bySize: PerCount<Result>;
 
   /** `make` builds the insert of `rows` on `db`: of slots when compiling, of the rows themselves past `maxRows`. */
   constructor(
     private readonly columns: readonly (keyof Row & string)[],
     private readonly make: (db: Executor, rows: Row[]) => Preparable & { execute(): Promise<Result> },
-    private readonly maxRows = 32,
+    maxRows = 32,
   ) {
     this.#columns = new Set(columns);
+    this.#bySize = new PerCount(maxRows, (n) => {
+      const slotted = Array.from({ length: n }, (_, i) => Object.fromEntries(columns.map((c) => [c, slot(`${i}:${c}`)])) as Row);
+      return (db) => make(db, slotted);
+    });
   }
 
   /**
@@ -93,14 +97,8 @@ export class CompiledRows<Row extends Record<string, unknown>, Result> {
         values[`${i}:${c}`] = row[c];
       }
     }
-    if (n === 0 || n > this.maxRows) return this.make(db, rows).execute();
-    let statement = this.#bySize.get(n);
-    if (!statement) {
-      const slotted = Array.from({ length: n }, (_, i) => Object.fromEntries(this.columns.map((c) => [c, slot(`${i}:${c}`)])) as Row);
-      statement = new Compiled((d) => this.make(d, slotted));
-      this.#bySize.set(n, statement);
-    }
-    return statement.run(db, values);
+    const statement = this.#bySize.of(n);
+    return statement ? statement.run(db, values) : this.make(db, rows).execute();
   }
 }
 
@@ -110,14 +108,19 @@ export class CompiledRows<Row extends Record<string, unknown>, Result> {
  * does an empty one). An undefined value or item fails it unsent, whichever way it is built.
  */
 export class CompiledList<Item, Values extends Record<string, unknown>, Result> {
-  readonly #byLength = new Map<number, Compiled<Record<string, unknown>, Result>>();
+  readonly #byLength: PerCount<Result>;
 
   /** `make` builds the statement of `items` and `values` on `db`: slots when compiling, the values themselves past `maxItems`. */
   constructor(
     private readonly names: readonly (keyof Values & string)[],
     private readonly make: (db: Executor, items: Item[], values: Values) => Preparable & { execute(): Promise<Result> },
-    private readonly maxItems = 32,
-  ) {}
+    maxItems = 32,
+  ) {
+    this.#byLength = new PerCount(maxItems, (n) => {
+      const slotted = Array.from({ length: n }, (_, i) => slot<Item>(`item:${i}`));
+      return (db) => make(db, slotted, slotsOf(names) as unknown as Values);
+    });
+  }
 
   async run(db: Executor, items: Item[], values: Values): Promise<Result> {
     const n = items.length;
@@ -130,14 +133,29 @@ export class CompiledList<Item, Values extends Record<string, unknown>, Result> 
       if (items[i] === undefined) throw new Error(`no value for item ${i} of a compiled statement`);
       filled[`item:${i}`] = items[i];
     }
-    if (n === 0 || n > this.maxItems) return this.make(db, items, values).execute();
-    let statement = this.#byLength.get(n);
+    const statement = this.#byLength.of(n);
+    return statement ? statement.run(db, filled) : this.make(db, items, values).execute();
+  }
+}
+
+/** One `Compiled` per count (of rows, of items), built on first use, for counts 1 to `max`. */
+class PerCount<Result> {
+  readonly #built = new Map<number, Compiled<Record<string, unknown>, Result>>();
+
+  constructor(
+    private readonly max: number,
+    private readonly make: (n: number) => (db: Executor) => Preparable,
+  ) {}
+
+  /** The statement for `n`; undefined for 0 and past `max` (the builder's to run). */
+  of(n: number): Compiled<Record<string, unknown>, Result> | undefined {
+    if (n === 0 || n > this.max) return undefined;
+    let statement = this.#built.get(n);
     if (!statement) {
-      const slotted = Array.from({ length: n }, (_, i) => slot<Item>(`item:${i}`));
-      statement = new Compiled((d) => this.make(d, slotted, slotsOf(this.names) as unknown as Values));
-      this.#byLength.set(n, statement);
+      statement = new Compiled(this.make(n));
+      this.#built.set(n, statement);
     }
-    return statement.run(db, filled);
+    return statement;
   }
 }
 
