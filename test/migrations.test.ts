@@ -131,4 +131,31 @@ describe.if(usingPostgres)("migrations on PostgreSQL", () => {
     const again = await Promise.all(opened.map((d) => migrate(d.db)));
     expect(again.map((r) => r.applied)).toEqual([0, 0, 0, 0]);
   });
+
+  test("the columns that carry message bodies compress with lz4, and a large payload is stored so", async () => {
+    const db = opened[0]!.db;
+    const columns = rowsOf<{ col: string; compression: string }>(
+      await db.execute(sql`
+        select c.relname || '.' || a.attname as col, a.attcompression::text as compression
+        from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and a.attnum > 0 and not a.attisdropped
+          and (c.relname, a.attname) in (('messages', 'text_body'), ('messages', 'html_body'), ('messages', 'search_tsv'), ('outbox', 'payload'), ('webhook_deliveries', 'body'))`),
+    );
+    expect(Object.fromEntries(columns.map((r) => [r.col, r.compression]))).toEqual({
+      "messages.text_body": "l",
+      "messages.html_body": "l",
+      "messages.search_tsv": "l",
+      "outbox.payload": "l",
+      "webhook_deliveries.body": "l",
+    });
+    // A payload with 20 KiB of compressible text, as a message event carries, is stored compressed with lz4.
+    const id = crypto.randomUUID();
+    const text = "The quarterly figures are attached. ".repeat(600);
+    await db.execute(sql`insert into outbox (id, kind, topic, payload) values (${id}, 'event', 'message.received', ${JSON.stringify({ text_body: text })}::jsonb)`);
+    const [stored] = rowsOf<{ method: string | null; size: number }>(
+      await db.execute(sql`select pg_column_compression(payload) as method, pg_column_size(payload)::int as size from outbox where id = ${id}`),
+    );
+    expect(stored!.method).toBe("lz4");
+    expect(stored!.size).toBeLessThan(text.length / 4);
+  });
 });

@@ -9,7 +9,7 @@ import { PHISH_PATTERNS } from "../src/mail/assess/signals/phish.ts";
 import { CREDENTIAL_PATTERNS, PAYMENT_PATTERNS } from "../src/mail/assess/signals/language.ts";
 import { normalizeForMatch } from "../src/mail/assess/text.ts";
 import { ACTION_PATTERNS, ASK_PHRASES } from "../src/mail/assess/triage.ts";
-import { gateOf, testGated } from "../src/mail/assess/word-gate.ts";
+import { gateOf, leadOf, testGated } from "../src/mail/assess/word-gate.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
 import { loadCorpus } from "./corpus/mail.ts";
 
@@ -54,7 +54,56 @@ describe("the gate read from a pattern", () => {
   });
 });
 
+/** The lead as sorted words, prefixes marked with "…". */
+const leadShape = (re: RegExp) => {
+  const lead = leadOf(re);
+  return lead && [...lead.words, ...lead.prefixes.map((p) => `${p}…`)].sort();
+};
+
+describe("the words a match starts with, read from a pattern", () => {
+  test("the first word after \\b, or the first words of a required group", () => {
+    expect(leadShape(/\b(?:reveal|tell me|show) (?:your )?system prompt\b/)).toEqual(["reveal", "show", "tell"]);
+    expect(leadShape(/\bwire (?:transfer|payment)\b/)).toEqual(["wire"]);
+  });
+  test("look-arounds consume nothing; top-level branches each give their words", () => {
+    expect(leadShape(/(?<!\bno )\b(?:action|approval) (?:is )?required\b|\bdo it now\b/)).toEqual(["action", "approval", "do"]);
+  });
+  test("a word cut short, or followed by what may be a letter, is a prefix", () => {
+    expect(leadShape(/\b(?:expires?|deadline)\b/)).toEqual(["deadline", "expire…"]);
+    expect(leadShape(/\burgent(?:ly)?\b/)).toEqual(["urgent…"]);
+    expect(leadShape(/\b(?:verif|confirm)[a-z]* now\b/)).toEqual(["confirm…", "verif…"]);
+    expect(leadShape(/\b(?:go)+ away\b/)).toEqual(["go…"]);
+  });
+  test("no lead where a match may start elsewhere", () => {
+    expect(leadOf(/(?:please )?review\b/)).toBeNull(); // no \b: may start inside a word
+    expect(leadOf(/\b(?:please )?review\b/)).toBeNull(); // the first word is optional
+    expect(leadOf(/\bfoo|bar\b/)).toBeNull(); // the second branch has no \b
+    expect(leadOf(/\b\d+ days\b/)).toBeNull();
+    expect(leadOf(/\b(?:wire|)\b transfer/)).toBeNull();
+    expect(leadOf(/\bwire transfer\b/i)).toBeNull();
+  });
+  test("most language patterns have a lead", () => {
+    expect(PATTERNS.filter((re) => leadOf(re) !== null).length).toBeGreaterThanOrEqual(PATTERNS.length - 20);
+  });
+});
+
 describe("a gated test answers what the pattern answers", () => {
+  test("when its first words occur many times and only a late one starts a match", () => {
+    for (const re of PATTERNS.filter((p) => leadOf(p) !== null)) {
+      const random = seeded(re.source.length + 7);
+      const lead = leadOf(re)!;
+      const decoys = [...lead.words, ...lead.prefixes.map((p) => `${p}zz`)];
+      // Every first word, many times, in sentences the pattern does not match; then a match, or not.
+      const noise = Array.from({ length: 40 }, (_, i) => `${decoys[i % decoys.length]} zq qz. ${decoys[(i * 7) % decoys.length]}zq`).join(" ");
+      for (let n = 0; n < 10; n++) {
+        const hit = sample(re.source, random);
+        for (const text of [`${noise} ${hit} ${noise}`, `${noise} ${hit}`, noise]) {
+          expect({ pattern: re.source, text: text.length, gated: testGated(re, text) }).toEqual({ pattern: re.source, text: text.length, gated: plainTest(re, text) });
+        }
+      }
+    }
+  });
+
   test("on text each pattern matches", () => {
     let checked = 0;
     for (const re of PATTERNS) {

@@ -3,7 +3,8 @@
  * words (`\b(?:reveal|print|show|…) (?:your |the )?(?:system|hidden) …`); a regex engine tries
  * the first list at every position of the text, ~40 patterns over the same text. The words a
  * text has are collected once (a set), and a pattern runs only when the text has the words
- * every match of it must contain (gateOf).
+ * every match of it must contain (gateOf). And where every match starts with one of a few
+ * words (leadOf), the pattern is tried only where the text has them, not at every character.
  *
  * The gate is read from the pattern's source, so it cannot drift from the pattern: where the
  * source does not have the shape it understands, it knows less (down to no gate at all, when
@@ -29,14 +30,36 @@ const MIN_GATED_CHARS = 512;
 
 const gates = new WeakMap<RegExp, Gate | null>();
 
-/** `re.test(text)`, skipped when the text lacks words every match has. */
+/**
+ * Where a pattern's matches can start, when every one starts a word of the text: the words
+ * (or word beginnings) it may start with, and the pattern made sticky, to be tried there only.
+ */
+interface Lead {
+  clause: Clause;
+  sticky: RegExp;
+}
+const leads = new WeakMap<RegExp, Lead | null>();
+
+/**
+ * `re.test(text)`, skipped when the text lacks words every match has; and for a pattern whose
+ * matches start with one of a few words, tried only where the text has those words instead of
+ * at every position (a regex engine tries a leading `\b(?:a|b|…)` at each character).
+ */
 export function testGated(re: RegExp, text: string): boolean {
-  if (text.length >= MIN_GATED_CHARS) {
-    let gate = gates.get(re);
-    if (gate === undefined) gates.set(re, (gate = gateOf(re)));
-    if (gate !== null && !wordsOf(text).admits(gate)) return false;
+  if (text.length < MIN_GATED_CHARS) return re.test(text);
+  let gate = gates.get(re);
+  if (gate === undefined) gates.set(re, (gate = gateOf(re)));
+  if (gate === null) return re.test(text);
+  const words = wordsOf(text);
+  if (!words.admits(gate)) return false;
+  let lead = leads.get(re);
+  if (lead === undefined) leads.set(re, (lead = leadOfPattern(re)));
+  if (lead === null) return re.test(text);
+  for (const at of words.startsOf(lead.clause)) {
+    lead.sticky.lastIndex = at;
+    if (lead.sticky.test(text)) return true;
   }
-  return re.test(text);
+  return false;
 }
 
 /** `patterns.some((re) => re.test(text))`, each pattern gated. */
@@ -46,8 +69,26 @@ export const someGated = (patterns: readonly RegExp[], text: string): boolean =>
 class TextWords {
   private readonly set: Set<string>;
   private sorted: string[] | null = null;
-  constructor(text: string) {
+  private starts: Map<string, number[]> | null = null;
+  constructor(private readonly text: string) {
     this.set = new Set(text.split(/[^A-Za-z0-9_]+/));
+  }
+  /** Where the words of a clause (whole, or beginning with one of its prefixes) start in the text. */
+  startsOf(clause: Clause): number[] {
+    const starts = (this.starts ??= wordStarts(this.text));
+    const at: number[] = [];
+    for (const w of clause.words) {
+      const list = starts.get(w);
+      if (list) at.push(...list);
+    }
+    for (const p of clause.prefixes) {
+      const sorted = this.sortedWords();
+      for (let i = lowerBound(sorted, p); i < sorted.length && sorted[i]!.startsWith(p); i++) {
+        // A word already taken whole is not taken again.
+        if (!clause.words.includes(sorted[i]!)) at.push(...starts.get(sorted[i]!)!);
+      }
+    }
+    return at;
   }
   admits(gate: Gate): boolean {
     return gate.some((clauses) => clauses.every((c) => this.satisfies(c)));
@@ -58,16 +99,45 @@ class TextWords {
     return false;
   }
   private hasPrefix(prefix: string): boolean {
-    const sorted = (this.sorted ??= [...this.set].sort());
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sorted[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
-    }
+    const sorted = this.sortedWords();
+    const lo = lowerBound(sorted, prefix);
     return lo < sorted.length && sorted[lo]!.startsWith(prefix);
   }
+  private sortedWords(): string[] {
+    return (this.sorted ??= [...this.set].sort());
+  }
+}
+
+/** The first index of a sorted list whose item is not below `key`. */
+function lowerBound(sorted: string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Each run of `\w` in a text, with the positions where it starts. */
+function wordStarts(text: string): Map<string, number[]> {
+  const starts = new Map<string, number[]>();
+  let from = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const word = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+    if (word) {
+      if (from < 0) from = i;
+    } else if (from >= 0) {
+      const w = text.slice(from, i);
+      const list = starts.get(w);
+      if (list) list.push(from);
+      else starts.set(w, [from]);
+      from = -1;
+    }
+  }
+  return starts;
 }
 
 // The texts of the message being assessed (its body, the triage's new text, the lure head):
@@ -102,6 +172,84 @@ export function gateOf(re: RegExp): Gate | null {
   }
   return gate;
 }
+
+/** The lead of a gated pattern and its sticky copy, or null when some match may start elsewhere. */
+function leadOfPattern(re: RegExp): Lead | null {
+  const clause = leadOf(re);
+  return clause && { clause, sticky: new RegExp(re.source, `${re.flags}y`) };
+}
+
+/**
+ * The words every match of a pattern starts with, or null when a match may start elsewhere:
+ * each top-level branch must begin (after look-arounds, which consume nothing) with `\b` and a
+ * literal word, or with a required group each of whose alternatives does. As with the gate, a
+ * word is whole only when what follows it is certainly not `\w`, else it is a prefix; and
+ * anything this reader does not know gives no lead, never a wrong one.
+ */
+export function leadOf(re: RegExp): Clause | null {
+  if (re.ignoreCase || re.global || re.sticky) return null;
+  try {
+    const leads = splitTop(re.source).map((branch) => leadOfSequence(branch, false, false));
+    return leads.every((l) => l !== null) ? union(leads as Clause[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+function leadOfSequence(source: string, start: boolean, breakAfter: boolean): Clause | null {
+  let i = 0;
+  for (;;) {
+    if (source.startsWith("\\b", i)) {
+      start = true;
+      i += 2;
+      continue;
+    }
+    if (source[i] !== "(") break;
+    const end = groupEnd(source, i);
+    if (end < 0) return null;
+    const head = /^\((?:\?(?:<?[=!]|:|<[A-Za-z_]\w*>))?/.exec(source.slice(i))![0];
+    const q = quantifierAt(source, end);
+    if (/^\(\?<?[=!]$/.test(head)) {
+      if (q.length > 0) return null;
+      i = end;
+      continue;
+    }
+    if (q.optional) return null;
+    // A repeated group: what follows its first round may be another round.
+    const groupBreak = q.length === 0 && breaksAt(source, end, breakAfter);
+    const alts = splitTop(source.slice(i + head.length, end - 1)).map((alt) => leadOfSequence(alt, start, groupBreak));
+    return alts.every((a) => a !== null) ? union(alts as Clause[]) : null;
+  }
+  if (!start) return null;
+  let run = "";
+  while (i < source.length) {
+    const c = source[i]!;
+    let ch = c;
+    let length = 1;
+    if (c === "\\") {
+      const next = source[i + 1] ?? "";
+      if (/[A-Za-z0-9]/.test(next)) break;
+      ch = next;
+      length = 2;
+    } else if ("()[]|.^$?*+{".includes(c)) break;
+    if (!/\w/.test(ch)) break;
+    const q = quantifierAt(source, i + length);
+    if (q.length > 0) {
+      // It may be absent or repeat: the word is certain only up to here.
+      if (!q.optional) run += ch;
+      return run ? { words: [], prefixes: [run] } : null;
+    }
+    run += ch;
+    i += length;
+  }
+  if (!run) return null;
+  return breaksAt(source, i, breakAfter) ? { words: [run], prefixes: [] } : { words: [], prefixes: [run] };
+}
+
+const union = (clauses: Clause[]): Clause => ({
+  words: [...new Set(clauses.flatMap((c) => c.words))],
+  prefixes: [...new Set(clauses.flatMap((c) => c.prefixes))],
+});
 
 /**
  * The clauses of a sequence (a branch, or one alternative of a group): each word it must
