@@ -20,6 +20,13 @@ export interface WorkerPoolOptions {
   workers: number;
   /** Time budget of one call in milliseconds. */
   timeoutMs: number;
+  /**
+   * Threads beyond `workers` for a pool held up by slow calls: while a call has waited
+   * `afterMs` in the queue, up to `workers` more threads take calls. Without it a pool sized
+   * for ordinary calls stalls for a whole budget behind one slow call per thread; with it the
+   * pool keeps `workers` threads busy as long as calls move.
+   */
+  spare?: { workers: number; afterMs: number };
 }
 
 export type PoolOutcome<R> = { ok: true; value: R } | { ok: false; kind: "timeout" | "failed" | "closed"; message: string };
@@ -32,6 +39,8 @@ const CLOSE_WAIT_MS = 2000;
 interface Job<Q, R> {
   id: number;
   input: Q;
+  /** performance.now() when it was queued. */
+  queuedAt: number;
   transfer: Bun.Transferable[];
   resolve: (outcome: PoolOutcome<R>) => void;
 }
@@ -50,6 +59,9 @@ export class WorkerPool<Q, R> {
   readonly #url: URL;
   readonly #workers: number;
   readonly #timeoutMs: number;
+  readonly #spare: { workers: number; afterMs: number };
+  /** Pumps the queue when its head will have waited `spare.afterMs`. */
+  #spillTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #queue: Job<Q, R>[] = [];
   readonly #slots: Slot<Q, R>[] = [];
   #nextId = 1;
@@ -61,13 +73,18 @@ export class WorkerPool<Q, R> {
     this.#url = opts.url;
     this.#workers = Math.max(1, Math.floor(opts.workers));
     this.#timeoutMs = opts.timeoutMs;
+    const spare = opts.spare ?? { workers: 0, afterMs: 0 };
+    if (!Number.isInteger(spare.workers) || spare.workers < 0 || !Number.isFinite(spare.afterMs) || spare.afterMs < 0) {
+      throw new RangeError("WorkerPool: spare needs a whole number of workers and a wait of 0 ms or more");
+    }
+    this.#spare = spare;
   }
 
   /** Runs one call; `transfer` lists buffers of `input` to move rather than copy. */
   run(input: Q, transfer: Bun.Transferable[] = []): Promise<PoolOutcome<R>> {
     if (this.#closed) return Promise.resolve(failed("closed", "the pool is closed"));
     return new Promise((resolve) => {
-      this.#queue.push({ id: this.#nextId++, input, transfer, resolve });
+      this.#queue.push({ id: this.#nextId++, input, transfer, resolve, queuedAt: performance.now() });
       this.#pump();
     });
   }
@@ -76,6 +93,8 @@ export class WorkerPool<Q, R> {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#spillTimer) clearTimeout(this.#spillTimer);
+    this.#spillTimer = null;
     for (const job of this.#queue.splice(0)) job.resolve(failed("closed", "the pool is closed"));
     const slots = this.#slots.splice(0);
     for (const slot of slots) {
@@ -88,16 +107,46 @@ export class WorkerPool<Q, R> {
     clearTimeout(timer);
   }
 
-  /** Hands queued jobs to idle ready workers, starting workers up to the pool size. */
+  /**
+   * Hands queued jobs to idle ready workers, starting workers up to the pool size: `workers`
+   * calls at a time, and up to `spare.workers` more while the oldest queued call has waited
+   * `spare.afterMs`. An idle thread is taken first come first served, so the thread that ran
+   * the last call (its code compiled and in cache) takes the next one.
+   */
   #pump(): void {
     if (this.#closed) return;
-    while (this.#queue.length > 0) {
+    let busy = this.#slots.filter((s) => s.job).length;
+    while (this.#queue.length > 0 && busy < this.#limit()) {
       const slot = this.#slots.find((s) => s.ready && !s.job);
       if (!slot) break;
       this.#dispatch(slot, this.#queue.shift()!);
+      busy++;
     }
+    const limit = this.#limit();
     const starting = this.#slots.filter((s) => !s.ready).length;
-    while (this.#queue.length > starting && this.#slots.length < this.#workers) this.#spawn();
+    while (this.#queue.length > starting && this.#slots.length < limit && busy + starting < limit) this.#spawn();
+    this.#armSpill(busy);
+  }
+
+  /** How many calls may run now: `workers`, and the spares while the queue's head has waited long enough. */
+  #limit(): number {
+    const head = this.#queue[0];
+    const spill = this.#spare.workers > 0 && head !== undefined && performance.now() - head.queuedAt >= this.#spare.afterMs;
+    return this.#workers + (spill ? this.#spare.workers : 0);
+  }
+
+  /** While calls wait behind busy workers, pump again when the oldest will have waited long enough to spill. */
+  #armSpill(busy: number): void {
+    const head = this.#queue[0];
+    if (this.#spillTimer || !head || this.#spare.workers === 0 || busy >= this.#workers + this.#spare.workers) return;
+    const wait = head.queuedAt + this.#spare.afterMs - performance.now();
+    if (wait <= 0) return;
+    this.#spillTimer = setTimeout(() => {
+      this.#spillTimer = null;
+      this.#pump();
+    }, Math.ceil(wait));
+    // A waiting call is held by the calls it waits behind, whose budget timers keep the process alive.
+    this.#spillTimer.unref();
   }
 
   #dispatch(slot: Slot<Q, R>, job: Job<Q, R>): void {

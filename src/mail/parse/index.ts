@@ -17,13 +17,13 @@ import { WorkerPool } from "../../workers/pool.ts";
 import type { ContentVerdict } from "../assess/content.ts";
 import type { Envelope, HeaderField, ParsedMail, ParseOutcome } from "../types.ts";
 import { readHead } from "./head.ts";
-import { PARSE_DEFAULTS } from "./limits.ts";
+import { PARSE_DEFAULTS, PARSE_SPARE } from "./limits.ts";
 
 export { readHead } from "./head.ts";
 export { FALLBACK_HEAD_LIMITS, MAX_HEAD_BYTES, MAX_PARTS, PARSE_DEFAULTS } from "./limits.ts";
 
 export interface MailParserOptions {
-  /** Parser threads, started on demand. Default 2. */
+  /** Parser threads, started on demand. Default 2. One spare beyond them takes mail stuck behind slow mail (PARSE_SPARE). */
   workers?: number;
   /** Time budget of one parse, counted from when a worker takes it (not while queued). Default 5000. */
   timeoutMs?: number;
@@ -53,7 +53,7 @@ export class MailParser {
     const workers = positive(opts.workers, PARSE_DEFAULTS.workers, "workers");
     const timeoutMs = positive(opts.timeoutMs, PARSE_DEFAULTS.timeoutMs, "timeoutMs");
     this.#maxBytes = positive(opts.maxBytes, PARSE_DEFAULTS.maxBytes, "maxBytes");
-    this.#pool = new WorkerPool({ url: new URL("./worker.ts", import.meta.url), workers, timeoutMs });
+    this.#pool = new WorkerPool({ url: new URL("./worker.ts", import.meta.url), workers, timeoutMs, spare: PARSE_SPARE });
   }
 
   /**
