@@ -250,7 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
 /**
  * Parser threads by default: one fewer than the CPUs, at least one. The event loop needs a CPU
  * of its own, and on a small machine PostgreSQL (or the embedded one's thread) shares the rest:
- * measured on two CPUs, one parser thread ingests 8–20% more mail than two, which spend their
+ * measured on two CPUs, one parser thread ingests 5–20% more mail than two, which spend their
  * time waiting for a CPU and compile the parser's code twice. A spare thread still takes mail
  * held up behind slow mail (src/mail/parse/limits.ts PARSE_SPARE).
  */
