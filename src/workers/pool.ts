@@ -22,9 +22,9 @@ export interface WorkerPoolOptions {
   timeoutMs: number;
   /**
    * Threads beyond `workers` for a pool held up by slow calls: while a call has waited
-   * `afterMs` in the queue, up to `workers` more threads take calls. Without it a pool sized
-   * for ordinary calls stalls for a whole budget behind one slow call per thread; with it the
-   * pool keeps `workers` threads busy as long as calls move.
+   * `afterMs` in the queue, up to `spare.workers` more threads take calls. Without them, the
+   * calls behind a slow one wait for up to its whole budget; with them, a pool can be sized for
+   * ordinary calls and still keep mail moving past a slow one.
    */
   spare?: { workers: number; afterMs: number };
 }
@@ -110,8 +110,8 @@ export class WorkerPool<Q, R> {
   /**
    * Hands queued jobs to idle ready workers, starting workers up to the pool size: `workers`
    * calls at a time, and up to `spare.workers` more while the oldest queued call has waited
-   * `spare.afterMs`. An idle thread is taken first come first served, so the thread that ran
-   * the last call (its code compiled and in cache) takes the next one.
+   * `spare.afterMs`. The first idle thread in start order takes a call, so an ordinary load
+   * stays on the same threads (their code compiled and in cache).
    */
   #pump(): void {
     if (this.#closed) return;
