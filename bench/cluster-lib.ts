@@ -5,7 +5,7 @@
  */
 import postgres from "postgres";
 import { partitionOf } from "../src/cluster/leases.ts";
-import { BUN, freePort, freshDatabase, ROOT, startService, tempDir, type Started } from "./lib.ts";
+import { BUN, freePort, freshDatabase, ROOT, startEnv, startService, tempDir, type Started } from "./lib.ts";
 
 export interface BenchNode {
   name: string;
@@ -77,12 +77,16 @@ export async function call(base: string, method: string, path: string, token: st
   return res.json();
 }
 
-/** A bare Bun.serve in its own process answering `body` to everything. */
+/**
+ * A bare Bun.serve in its own process answering `body` to everything, started with the
+ * runtime settings `npm start` gives the service (the allocator's), so that the ratio
+ * compares code, not settings.
+ */
 export async function ceiling(body: string): Promise<{ url: string; pid: number; kill(): void }> {
   const port = await freePort();
   const proc = Bun.spawn(
     [BUN, "-e", `Bun.serve({ port: ${port}, hostname: "127.0.0.1", fetch: () => new Response(${JSON.stringify(body)}, { headers: { "content-type": "application/json;charset=utf-8" } }) }); console.log("up");`],
-    { cwd: ROOT, stdout: "pipe" },
+    { cwd: ROOT, env: startEnv(), stdout: "pipe" },
   );
   await (proc.stdout as ReadableStream<Uint8Array>).getReader().read();
   return { url: `http://127.0.0.1:${port}`, pid: proc.pid, kill: () => proc.kill() };

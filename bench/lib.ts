@@ -50,14 +50,15 @@ export interface Started {
 }
 
 /**
- * The defaults `npm start` sets before `bun src/main.ts` (`VAR=${VAR:-value}` in package.json),
- * so that the benches measure the service as it is started. The caller's environment wins.
+ * The environment `npm start` gives the service: the caller's, plus the defaults the start
+ * script sets before `bun src/main.ts` (`VAR=${VAR:-value}` in package.json), so that the
+ * benches measure the service as it is started, and start their bare ceilings the same way.
  */
-function startScriptEnv(root: string): Record<string, string> {
+export function startEnv(root = ROOT): Record<string, string | undefined> {
   const script: string = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.start;
-  const env: Record<string, string> = {};
-  for (const m of script.matchAll(/\b([A-Z_][A-Z0-9_]*)=\$\{\1:-([^}]*)\}/g)) env[m[1]!] = m[2]!;
-  return env;
+  const defaults: Record<string, string> = {};
+  for (const m of script.matchAll(/\b([A-Z_][A-Z0-9_]*)=\$\{\1:-([^}]*)\}/g)) defaults[m[1]!] = m[2]!;
+  return { ...defaults, ...process.env };
 }
 
 /** Starts `bun src/main.ts` (of `root`, another checkout for an A/B) and resolves when it logs its ready line. */
@@ -69,7 +70,7 @@ export async function startService(env: Record<string, string>, timeoutMs = 120_
   const profile = process.env.BENCH_CPU_PROF ? [format, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // BENCH_LOOP_TRACE=<ms> reports the service thread's event-loop gaps past <ms> (bench/loop-trace.ts).
   const trace = process.env.BENCH_LOOP_TRACE ? ["--preload", "./bench/loop-trace.ts"] : [];
-  const proc = Bun.spawn([BUN, ...profile, ...trace, "src/main.ts"], { cwd: root, env: { ...startScriptEnv(root), ...process.env, LOG_LEVEL: "info", ...env }, stdout: "pipe", stderr: "inherit" });
+  const proc = Bun.spawn([BUN, ...profile, ...trace, "src/main.ts"], { cwd: root, env: { ...startEnv(root), LOG_LEVEL: "info", ...env }, stdout: "pipe", stderr: "inherit" });
   const lines: string[] = [];
   const reader = proc.stdout.getReader();
   const decoder = new TextDecoder();

@@ -10,7 +10,7 @@
  * still runs on every request; only its limit is raised so that the bench is not all 429s.
  */
 import { parseArgs } from "node:util";
-import { BUN, freePort, ROOT, startOnFreshDatabase, stop } from "./lib.ts";
+import { BUN, freePort, ROOT, startOnFreshDatabase, startEnv, stop } from "./lib.ts";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" }, connections: { type: "string", default: "64" }, rounds: { type: "string", default: "3" }, threads: { type: "string", default: "2" } } });
 // wrk threads; on this 2-core machine 2 gave the steadier figures (1 leaves the ceiling even higher).
@@ -42,7 +42,7 @@ try {
   const ceilingPort = await freePort();
   ceiling = Bun.spawn(
     [BUN, "-e", `Bun.serve({ port: ${ceilingPort}, hostname: "127.0.0.1", fetch: () => new Response(${JSON.stringify(body)}, { headers: { "content-type": "application/json;charset=utf-8" } }) }); console.log("up");`],
-    { cwd: ROOT, stdout: "pipe" },
+    { cwd: ROOT, env: startEnv(), stdout: "pipe" },
   );
   await (ceiling.stdout as ReadableStream<Uint8Array>).getReader().read();
 

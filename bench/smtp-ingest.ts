@@ -28,7 +28,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { parseArgs } from "node:util";
 import MailComposer from "nodemailer/lib/mail-composer";
-import { benchMessage, type BenchText, BUN, freePort, freshDatabase, ROOT, smallBenchMessage, startService, stop, tempDir } from "./lib.ts";
+import { benchMessage, type BenchText, BUN, freePort, freshDatabase, ROOT, smallBenchMessage, startEnv, startService, stop, tempDir } from "./lib.ts";
 
 const { values } = parseArgs({
   options: {
@@ -230,7 +230,8 @@ const svc = await startService({
   ...(db ? { DATABASE_URL: db.url } : { DATABASE_URL: "" }),
   ...(process.env.NATS_URL && !pglite ? { NATS_URL: process.env.NATS_URL } : { NATS_URL: "" }),
 });
-const bare = Bun.spawn([BUN, "bench/bare-smtp.ts", String(barePort)], { cwd: ROOT, stdout: "pipe", stderr: "inherit" });
+// Started with the runtime settings npm start gives the service (the allocator's), as the service is.
+const bare = Bun.spawn([BUN, "bench/bare-smtp.ts", String(barePort)], { cwd: ROOT, env: startEnv(), stdout: "pipe", stderr: "inherit" });
 await new Response(bare.stdout).body!.getReader().read(); // its ready line
 const base = `http://127.0.0.1:${httpPort}`;
 const stopStreams = new AbortController();
