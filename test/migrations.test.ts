@@ -26,6 +26,14 @@ async function fails(query: PromiseLike<unknown>): Promise<string> {
   throw new Error("the query succeeded");
 }
 
+/** The storage options of the two tables whose rows are updated after every insert. */
+async function fillfactors(database: Database): Promise<Record<string, string[] | null>> {
+  const rows = rowsOf<{ relname: string; options: string[] | null }>(
+    await database.db.execute(sql`select relname, reloptions as options from pg_class where relname in ('messages', 'outbox') and relkind = 'r'`),
+  );
+  return Object.fromEntries(rows.map((r) => [r.relname, r.options]));
+}
+
 async function uniqueIndexes(database: Database): Promise<Map<string, string>> {
   const rows = rowsOf<{ name: string; table: string }>(
     await database.db.execute(sql`
@@ -70,6 +78,10 @@ describe("migrations on PGlite", () => {
     expect(unique.get("mailboxes_account_slug_key")).toBe("mailboxes");
     expect(unique.get("mailboxes_email_address_key")).toBe("mailboxes");
     for (const name of UNIQUE_INDEXES) expect(unique.has(name)).toBe(true);
+  });
+
+  test("messages and outbox leave room on each page for the updates that follow every insert (HOT)", async () => {
+    expect(await fillfactors(database)).toEqual({ messages: ["fillfactor=75"], outbox: ["fillfactor=80"] });
   });
 
   test("the unique constraints are enforced", async () => {
@@ -130,6 +142,10 @@ describe.if(usingPostgres)("migrations on PostgreSQL", () => {
     // And once more from every node: nothing left to apply.
     const again = await Promise.all(opened.map((d) => migrate(d.db)));
     expect(again.map((r) => r.applied)).toEqual([0, 0, 0, 0]);
+  });
+
+  test("messages and outbox leave room on each page for the updates that follow every insert (HOT)", async () => {
+    expect(await fillfactors(opened[0]!)).toEqual({ messages: ["fillfactor=75"], outbox: ["fillfactor=80"] });
   });
 
   test("the columns that carry message bodies compress with lz4, and a large payload is stored so", async () => {
