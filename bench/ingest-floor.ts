@@ -7,9 +7,9 @@
  *   bun bench/ingest-floor.ts [--ceiling 2500] [--n 300] [--message big|small] [--text filler|prose]
  *
  * --ceiling is the bare smtp-server rate that bench/smtp-ingest.ts printed; --message and
- * --text pick the message as bench/smtp-ingest.ts does (the big one and filler by default). "client" is this
- * process's user+system time; "PostgreSQL" the CPU time of the backends serving the bench's
- * database (read from /proc, so only when PostgreSQL runs on this machine).
+ * --text pick the message as bench/smtp-ingest.ts does (the big one and filler by default).
+ * "client" is this process's user+system time; "PostgreSQL" the CPU time of the backends
+ * serving the bench's database (read from /proc, so only when PostgreSQL runs on this machine).
  *
  * Before: mailparser decodes the whole message; the raw bytes and the decoded attachment are
  * each inserted through postgres.js (bytea sent as hex text). Now: the large base64 attachment
@@ -109,8 +109,8 @@ try {
   const auth = await cpuMs(() => checkAuth(raw, envelope, { mta: "mail.localhost", timeoutMs: 1000, resolver: offline }));
   const assessAll = await cpuMs(() => assessor.assess({ raw, mail, headers: mail.headers, envelope }));
   const rules: [number, number] = [assessAll[0] - auth[0], 0];
-  // The vector's text as the generated column takes it; a distinct text each time, as a
-  // repeated statement with the same parameter is no cheaper for PostgreSQL but keeps it honest.
+  // The text the generated column takes the vector of (the body, capped as there), distinct
+  // on every run as every message's is.
   const text = mail.text ?? "";
   const vector = await cpuMs((i) => database.db.execute(sql`select length(to_tsvector('english', left(${`${i} ${text}`}, 200000)))`), name);
   const before: [string, [number, number]][] = [
