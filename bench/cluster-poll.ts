@@ -57,7 +57,7 @@ end
     const p = Bun.spawn([BUN, join(ROOT, "bench/open-loop.ts"), keyFile, String(rate), String(seconds), ...bases], { stdout: "pipe", stderr: "inherit" });
     const out = await new Response(p.stdout).text();
     await p.exited;
-    return JSON.parse(out.trim().split("\n").pop()!) as { sent: number; ok: number; other: number; errors: number; p50: number; p99: number; max: number; rate: number };
+    return JSON.parse(out.trim().split("\n").pop()!) as { sent: number; ok: number; other: number; errors: number; p50: number; p99: number; max: number; rate: number; clientCores: number };
   };
 
   console.log(`${keys} agents polling GET /v1/mailboxes/{id}, PostgreSQL + NATS (noisy: a shared 2-core machine)`);
@@ -73,9 +73,9 @@ end
     const max = closed.reduce((s, r) => s + r.rps, 0);
     const rate = Math.max(1, Math.floor(max / 2));
     const open = await openLoop(bases, rate);
-    console.log(`${n} node(s): closed-loop max ${fmt(max)} req/s (p99 ${fmt(Math.max(...closed.map((r) => r.p99ms)))} ms, non-2xx ${closed.reduce((s, r) => s + r.non2xx, 0)}); open loop at ${fmt(rate)} req/s: served ${fmt(open.ok)} of ${fmt(open.sent)} (${fmt(open.rate)} req/s), p50 ${fmt(open.p50)} ms, p99 ${fmt(open.p99)} ms, max ${fmt(open.max)} ms, non-200 ${open.other}, errors ${open.errors}`);
+    console.log(`${n} node(s): closed-loop max ${fmt(max)} req/s (p99 ${fmt(Math.max(...closed.map((r) => r.p99ms)))} ms, non-2xx ${closed.reduce((s, r) => s + r.non2xx, 0)}); open loop at ${fmt(rate)} req/s: served ${fmt(open.ok)} of ${fmt(open.sent)} (${fmt(open.rate)} req/s), p50 ${fmt(open.p50)} ms, p99 ${fmt(open.p99)} ms, max ${fmt(open.max)} ms, non-200 ${open.other}, errors ${open.errors}, client ${open.clientCores.toFixed(2)} CPU`);
     const bare = await openLoop([ceil.url], rate);
-    console.log(`  bare Bun.serve at the same rate: p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms, max ${fmt(bare.max)} ms`);
+    console.log(`  bare Bun.serve at the same rate: p50 ${fmt(bare.p50)} ms, p99 ${fmt(bare.p99)} ms, max ${fmt(bare.max)} ms, client ${bare.clientCores.toFixed(2)} CPU`);
   }
 } finally {
   ceil?.kill();

@@ -12,6 +12,8 @@
  * this process, and that wait is part of its latency. The client speaks HTTP/1.1 over raw
  * sockets with every request's bytes made in advance: with `fetch` it used a whole core at
  * 30,000 requests/s on a 2-core machine and became the bottleneck it was meant to measure.
+ * The JSON line also gives the client's own CPU over the run (`clientCores`), so that a run
+ * the client limited shows as one.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -154,6 +156,7 @@ const targets = bases.map((base) => {
 await Promise.all(targets.flatMap((t, i) => Array.from({ length: Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0) }, () => new Connection(t).open())));
 
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 let sent = 0;
 let finished!: () => void;
 const allDone = new Promise<void>((resolve) => (finished = resolve));
@@ -173,5 +176,8 @@ await allDone;
 const elapsed = (performance.now() - t0) / 1000;
 const sorted = latencies.subarray(0, done).sort();
 const q = (x: number) => sorted[Math.min(sorted.length - 1, Math.floor(x * sorted.length))] ?? NaN;
-console.log(JSON.stringify({ sent, ok, other, errors, rate: ok / elapsed, p50: q(0.5), p99: q(0.99), max: sorted[sorted.length - 1] ?? NaN }));
+// The client's own CPU over the run, in cores: near 1, it and not the server may be the limit.
+const used = process.cpuUsage(cpu0);
+const clientCores = (used.user + used.system) / 1e6 / elapsed;
+console.log(JSON.stringify({ sent, ok, other, errors, rate: ok / elapsed, p50: q(0.5), p99: q(0.99), max: sorted[sorted.length - 1] ?? NaN, clientCores }));
 process.exit(0);
