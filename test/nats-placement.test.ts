@@ -119,12 +119,22 @@ interface TestNode {
   own: Table;
 }
 
-async function node(name: string, owners: Map<string, string>, prefix: string, opts: { askTimeoutMs?: number; ackWaitMs?: number } = {}): Promise<TestNode> {
+async function node(name: string, owners: Map<string, string>, prefix: string, opts: { askTimeoutMs?: number; ackWaitMs?: number; flushGapMs?: number } = {}): Promise<TestNode> {
   const nc = await connect({ servers: url });
   const system = new ActorSystem({ idleMs: Infinity, askTimeoutMs: 5000 });
   system.register(counterActor(name));
   const own = new Table(name, owners);
-  const placement = new NatsPlacement({ nc, subjectPrefix: `${prefix}.actors`, system, ownership: own, codec, askTimeoutMs: opts.askTimeoutMs ?? 3000, ackWaitMs: opts.ackWaitMs ?? 300, logger: { debug() {}, warn() {}, error() {} } });
+  const placement = new NatsPlacement({
+    nc,
+    subjectPrefix: `${prefix}.actors`,
+    system,
+    ownership: own,
+    codec,
+    askTimeoutMs: opts.askTimeoutMs ?? 3000,
+    ackWaitMs: opts.ackWaitMs ?? 300,
+    ...(opts.flushGapMs === undefined ? {} : { flushGapMs: opts.flushGapMs }),
+    logger: { debug() {}, warn() {}, error() {} },
+  });
   return { nc, system, placement, own };
 }
 
@@ -313,6 +323,49 @@ describe("NatsPlacement over a real nats-server", () => {
       await spy.close();
       await close(a, b);
     }
+  });
+
+  /** Forwards to B on the spy's count: single messages on the node's subject, envelopes on `{subject}.B`. */
+  async function countRequests(prefix: string, run: (a: TestNode) => Promise<void>, flushGapMs: number): Promise<number> {
+    const owners = new Map([["b", "B"]]);
+    // A forward silent for ackWaitMs is sent again: far longer here than any gap the test waits.
+    const opts = { flushGapMs, ackWaitMs: 10_000 };
+    const [a, b] = [await node("A", owners, prefix, opts), await node("B", owners, prefix, opts)];
+    const spy = await connect({ servers: url });
+    try {
+      let requests = 0;
+      spy.subscribe(`${prefix}.actors.node.B`, { callback: () => void requests++ });
+      spy.subscribe(`${prefix}.actors.node.B.B`, { callback: () => void requests++ });
+      await spy.flush();
+      await run(a);
+      await spy.flush();
+      return requests;
+    } finally {
+      await spy.close();
+      await close(a, b);
+    }
+  }
+
+  test("under load, forwards made on later turns within the flush gap leave together; a lone ask leaves at once", async () => {
+    const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    // Ten asks in one turn, then one on each of the next five turns while the ten are out.
+    const burst = async (a: TestNode) => {
+      const asks = Array.from({ length: 10 }, () => a.placement.ask<number>("counter", "b1", { type: "count" }));
+      for (let i = 0; i < 5; i++) {
+        await nextTurn();
+        asks.push(a.placement.ask<number>("counter", "b1", { type: "count" }));
+      }
+      expect((await Promise.all(asks)).sort((x, y) => x - y)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+    };
+    // With a gap, the five wait for it and leave as one envelope; without, each leaves on its turn.
+    expect(await countRequests(`t${crypto.randomUUID().slice(0, 8)}`, burst, 300)).toBe(2);
+    expect(await countRequests(`t${crypto.randomUUID().slice(0, 8)}`, burst, 0)).toBe(6);
+    // One ask at a time is not held for the gap: with a gap longer than this test may take,
+    // each still leaves on the next turn, and all are answered.
+    const oneByOne = async (a: TestNode) => {
+      for (let i = 1; i <= 3; i++) expect(await a.placement.ask<number>("counter", "b1", { type: "count" })).toBe(i);
+    };
+    expect(await countRequests(`t${crypto.randomUUID().slice(0, 8)}`, oneByOne, 60_000)).toBe(3);
   });
 
   test("the server's 'no responders' to an envelope reaches every ask inside it", async () => {
