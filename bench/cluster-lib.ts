@@ -92,6 +92,17 @@ export async function ceiling(body: string): Promise<{ url: string; pid: number;
   return { url: `http://127.0.0.1:${port}`, pid: proc.pid, kill: () => proc.kill() };
 }
 
+/**
+ * The read's floor (bench/read-floor-server.ts): a bare Bun.serve that reads what the fast
+ * path reads and answers `body` with the same headers, started as `ceiling` is.
+ */
+export async function floor(body: string): Promise<{ url: string; pid: number; kill(): void }> {
+  const port = await freePort();
+  const proc = Bun.spawn([BUN, "bench/read-floor-server.ts", String(port)], { cwd: ROOT, env: { ...startEnv(), READ_FLOOR_BODY: body }, stdout: "pipe" });
+  await (proc.stdout as ReadableStream<Uint8Array>).getReader().read();
+  return { url: `http://127.0.0.1:${port}`, pid: proc.pid, kill: () => proc.kill() };
+}
+
 export interface WrkResult {
   rps: number;
   p50ms: number;

@@ -6,6 +6,11 @@
  *
  *   bun bench/read-cpu.ts [--seconds 4] [--rounds 5] [--connections 64] [--against <checkout>]
  *
+ * Beside the ceiling runs the floor (bench/read-floor-server.ts): a bare Bun.serve that reads
+ * what the fast path must read of a request and answers with the headers it must send, so
+ * the report splits the service's cost into Bun's share for what the API is (floor over
+ * ceiling) and ours (service over floor).
+ *
  * --against starts a second service from another checkout (a `git worktree` of the commit
  * to compare with, its node_modules linked) on its own fresh database, and interleaves it
  * with this one: an A/B of a change to the read path.
@@ -17,7 +22,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { call, ceiling, median, wrk } from "./cluster-lib.ts";
+import { call, ceiling, floor, median, wrk } from "./cluster-lib.ts";
 import { ROOT, startOnFreshDatabase, stop } from "./lib.ts";
 
 const { values } = parseArgs({
@@ -57,11 +62,17 @@ async function service(name: string, root: string) {
 
 const services = [await service("service", ROOT)];
 let bare: Awaited<ReturnType<typeof ceiling>> | undefined;
+let least: Awaited<ReturnType<typeof floor>> | undefined;
 try {
   if (values.against) services.push(await service(`service at ${values.against}`, resolve(values.against)));
   const { body, path } = services[0]!;
   bare = await ceiling(body);
-  const sides: Side[] = [{ name: "ceiling (bare Bun.serve)", pid: bare.pid, url: bare.url + path, headers: [], rps: [], us: [] }, ...services.map((s) => s.side)];
+  least = await floor(body);
+  const sides: Side[] = [
+    { name: "ceiling (bare Bun.serve)", pid: bare.pid, url: bare.url + path, headers: [], rps: [], us: [] },
+    { name: "floor (bare Bun.serve, the fast path's reads and headers)", pid: least.pid, url: least.url + path, headers: services[0]!.side.headers, rps: [], us: [] },
+    ...services.map((s) => s.side),
+  ];
 
   for (const s of sides) await wrkRps(s.url, s.headers); // warm-up
   for (let i = 0; i < rounds; i++) {
@@ -77,10 +88,17 @@ try {
   for (const s of sides) {
     console.log(`${s.name}: ${Math.round(median(s.rps)).toLocaleString("en-US")} req/s; CPU per request min ${Math.min(...s.us).toFixed(1)} µs, median ${median(s.us).toFixed(1)} µs (rounds: ${s.us.map((u) => u.toFixed(1)).join(", ")})`);
   }
-  const floor = Math.min(...sides[0]!.us);
-  for (const s of sides.slice(1)) console.log(`${s.name}: ${(Math.min(...s.us) / floor).toFixed(2)}× the ceiling's CPU per request (minimums)`);
+  const ceilingUs = Math.min(...sides[0]!.us);
+  const floorUs = Math.min(...sides[1]!.us);
+  const ceilingRps = median(sides[0]!.rps);
+  for (const s of sides.slice(1)) {
+    const us = Math.min(...s.us);
+    const vsFloor = s === sides[1] ? "" : `, ${(us / floorUs).toFixed(2)}× the floor's`;
+    console.log(`${s.name}: ${(us / ceilingUs).toFixed(2)}× the ceiling's CPU per request (minimums)${vsFloor}; ${((median(s.rps) / ceilingRps) * 100).toFixed(1)}% of its requests/s`);
+  }
 } finally {
   bare?.kill();
+  least?.kill();
   for (const s of services) {
     await stop(s.svc.proc);
     await s.db.drop();
