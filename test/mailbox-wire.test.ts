@@ -85,6 +85,7 @@ const cases: { [N in MailboxCommandName]: { args: MailboxArgs<N>; reply: Mailbox
   get: { args: [], reply: row({ callbackSecret: null }) },
   reload: { args: [], reply: undefined },
   admit: { args: ["key-1"], reply: decision },
+  poll: { args: ["key-1"], reply: { ...decision, row: row({ callbackSecret: null }) } },
   admitRuntime: { args: ["key-2"], reply: { ...decision, allowed: false, remaining: 0, resetInMs: 0.5, runtime: { tier: "send", mode: "observe" } } },
   setStatus: { args: ["disabled"], reply: row() },
   setPolicy: { args: [{ allowOutbound: false, maxOutboundPerDay: 6, allowAutoReply: undefined }], reply: row() },
@@ -358,6 +359,9 @@ describe("real commands through the wire format", () => {
     expect(await wired.deleteLabel(mailboxId, label.id)).toStrictEqual(label);
     const decision = await wired.admit(mailboxId, crypto.randomUUID());
     expect(decision).toMatchObject({ allowed: true });
+    const polled = await wired.poll(mailboxId, crypto.randomUUID());
+    expect(polled).toMatchObject({ allowed: true, remaining: decision.limit - 1 });
+    expect(polled.row).toStrictEqual(await direct.get(mailboxId));
     const key = await wired.issueKey(mailboxId, "wire key");
     expect((await wired.revokeKey(mailboxId, key.apiKey.id)).revokedAt).toBeInstanceOf(Date);
     const secret = await wired.callbackSecret(mailboxId, false);

@@ -112,6 +112,16 @@ describe("RemoteReads: the row of a mailbox another node owns", () => {
     expect(mine.calls).toEqual(["ask admit"]);
   });
 
+  test("a poll brings its row back itself: nothing is read beside it, and a kept row stays kept", async () => {
+    const s = setup();
+    await s.reads.ask(MAILBOX_ACTOR, ID, { name: "poll", args: ["k"] });
+    expect(s.calls).toEqual(["ask poll"]);
+    await s.reads.read(MAILBOX_ACTOR, ID, GET);
+    await s.reads.ask(MAILBOX_ACTOR, ID, { name: "poll", args: ["k"] });
+    await s.reads.read(MAILBOX_ACTOR, ID, GET);
+    expect(s.calls).toEqual(["ask poll", "read", "ask poll"]);
+  });
+
   test("overlapping reads share one forwarded read; a read after a write does not join one from before it", async () => {
     const s = setup();
     let release!: () => void;

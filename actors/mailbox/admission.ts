@@ -1,4 +1,6 @@
+import type { MailboxRow } from "../../db/schema/index.ts";
 import type { RuntimeAccess } from "../../src/domain/runtime-binding.ts";
+import { keptMailbox } from "./mailbox-row.ts";
 import { SlidingWindow, type RateDecision } from "./rate-window.ts";
 import { bindingOf } from "./runtime.ts";
 import type { WriteContext } from "./types.ts";
@@ -11,6 +13,20 @@ export function admit({ state, deps }: WriteContext, keyId: string): RateDecisio
     state.windows.set(keyId, window);
   }
   return window.take(performance.now());
+}
+
+/** What `poll` answers: the call's decision, and the row when the call was admitted and memory may answer. */
+export type PollReply = RateDecision & { row: MailboxRow | undefined };
+
+/**
+ * A key reading its mailbox (GET /v1/mailboxes/{id}, every agent's poll): the call counted
+ * as `admit` counts it, and the row from memory in the same turn, so the hottest request
+ * goes through the placement, the lease and the actor once instead of twice. `row` is
+ * undefined when the call was refused or the row must be read again (`get`).
+ */
+export function poll(ctx: WriteContext, keyId: string): PollReply {
+  const decision = admit(ctx, keyId);
+  return { ...decision, row: decision.allowed ? keptMailbox(ctx) : undefined };
 }
 
 /** A runtime key's call: the same call window, plus what its binding lets it do now. */

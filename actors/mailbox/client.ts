@@ -1,13 +1,13 @@
 import { installCommands, type AskOptions, type CommandTarget, type Placement } from "../runtime/index.ts";
 import { mailboxCommands, type MailboxClient } from "./commands.ts";
 import { MAILBOX_ACTOR } from "./types.ts";
-import type { MailboxRow } from "../../db/schema/index.ts";
-import type { RateDecision } from "./rate-window.ts";
+import type { PollReply } from "./admission.ts";
 
 export type { MailboxArgs, MailboxCommandName, MailboxMessage, MailboxReply } from "./commands.ts";
 export type { Held, HoldingMode } from "./runtime.ts";
 export { MAILBOX_ACTOR } from "./types.ts";
 export type { IssuedKey } from "./types.ts";
+export type { PollReply } from "./admission.ts";
 
 /**
  * The typed face of the mailbox actor for the rest of the code: one method per command of
@@ -35,21 +35,14 @@ export class Mailboxes implements CommandTarget {
   }
 
   /**
-   * The hot path of a read request (src/http/fast-read.ts): `admit` run at once when this
+   * The hot path of a read request (src/http/fast-read.ts): `poll` run at once when this
    * node holds the mailbox's actor in memory and it is idle, with no promise; undefined when
-   * it cannot be (nothing was counted; call `admit`). `mailboxId` must be lower-case.
+   * it cannot be (nothing was counted; ask). `mailboxId` must be lower-case.
    */
-  admitNow(mailboxId: string, keyId: string): RateDecision | undefined {
-    return this.placement.runNow?.(MAILBOX_ACTOR, mailboxId, { name: "admit", args: [keyId] })?.value as RateDecision | undefined;
-  }
-
-  /** The mailbox row from this node's actor memory now; undefined when it must be asked for (`get`). */
-  getNow(mailboxId: string): MailboxRow | undefined {
-    return this.placement.readNow?.(MAILBOX_ACTOR, mailboxId, GET) as MailboxRow | undefined;
+  pollNow(mailboxId: string, keyId: string): PollReply | undefined {
+    return this.placement.runNow?.(MAILBOX_ACTOR, mailboxId, { name: "poll", args: [keyId] })?.value as PollReply | undefined;
   }
 }
-
-const GET = Object.freeze({ name: "get", args: Object.freeze<unknown[]>([]) });
 
 // Mailbox ids are UUIDs, which the database compares case-insensitively: one spelling, one actor.
 // A "mailbox not found" from activation arrives as ActorActivationError with the 404 as its

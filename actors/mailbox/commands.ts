@@ -12,7 +12,7 @@ import type { ProtocolResponseRow } from "../../db/schema/index.ts";
 import type { ResponseInput } from "../../src/protocol/types.ts";
 import { commandsFor, type ArgsOf, type CommandClient, type CommandMessage, type CommandName, type ReplyOf } from "../runtime/index.ts";
 import { createAction, deleteAction, updateAction } from "./actions.ts";
-import { admit, admitRuntime } from "./admission.ts";
+import { admit, admitRuntime, poll } from "./admission.ts";
 import { setAutopilot } from "./autopilot.ts";
 import { callbackSecret } from "./callback-secret.ts";
 import { createDraft, deleteDraft, updateDraft } from "./drafts.ts";
@@ -39,6 +39,8 @@ export const mailboxCommands = {
   admit: c.write(admit),
   /** A runtime key's call: its call window, and its binding's tier and mode now. */
   admitRuntime: c.write(admitRuntime),
+  /** A key's read of its mailbox: `admit`, and the row from memory, in one turn (answered without a promise). */
+  poll: c.write(poll),
 
   setStatus: c.write(setStatus),
   setPolicy: c.write(setPolicy),

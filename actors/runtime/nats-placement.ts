@@ -353,11 +353,6 @@ export class NatsPlacement implements Placement {
     return now;
   }
 
-  readNow(kind: string, id: string, msg: unknown): unknown {
-    if (this.closed || this.own.held(this.own.partitionOf(id)) === undefined) return undefined;
-    return this.system.readNow(kind, id, msg);
-  }
-
   /** Tells every node to look at ownership again now (a partition was released). */
   nudge(): void {
     if (this.closed) return;

@@ -27,8 +27,6 @@ export interface Placement {
    * ran; the caller asks as usual.
    */
   runNow?(kind: string, id: string, msg: unknown): { value: unknown } | undefined;
-  /** `read` answered from a local actor's memory now; undefined when it cannot be (the caller reads as usual). */
-  readNow?(kind: string, id: string, msg: unknown): unknown;
   /** Stops accepting messages and finishes in-flight work. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -55,10 +53,6 @@ export class LocalPlacement implements Placement {
 
   runNow(kind: string, id: string, msg: unknown): { value: unknown } | undefined {
     return this.system.runNow(kind, id, msg);
-  }
-
-  readNow(kind: string, id: string, msg: unknown): unknown {
-    return this.system.readNow(kind, id, msg);
   }
 
   close(): Promise<void> {

@@ -132,11 +132,6 @@ export class ActorSystem {
     return this.kinds.get(kind)?.cells.get(id)?.runNow(msg);
   }
 
-  /** A read answered from the actor's memory now (see `read`); undefined when it cannot be. */
-  readNow(kind: string, id: string, msg: unknown): unknown {
-    if (this.stopping) return undefined;
-    return this.kinds.get(kind)?.cells.get(id)?.tryRead(msg);
-  }
 
   /** Sends a message without waiting. Nothing is thrown or returned: every failure is logged at error level. */
   tell(kind: string, id: string, msg: unknown): void {

@@ -195,7 +195,7 @@ export function durableWindows(def: MailboxDefinition, log: CallLog, rateLimit: 
     },
     handle(state, msg, ctx) {
       const reply = def.handle(state, msg, ctx);
-      if (msg.name !== "admit" && msg.name !== "admitRuntime") return reply;
+      if (msg.name !== "admit" && msg.name !== "admitRuntime" && msg.name !== "poll") return reply;
       const keyId = msg.args[0] as string;
       const at = Date.now();
       // `admit` of a plain key answers synchronously (the hot path); a runtime key's awaits.

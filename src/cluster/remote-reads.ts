@@ -18,7 +18,7 @@ import type { AskOptions, Placement } from "../../actors/runtime/index.ts";
 import { MAILBOX_ACTOR } from "../../actors/mailbox/client.ts";
 
 /** Commands that count a call and change no row: they leave the kept row alone. */
-const ROW_UNCHANGED = new Set(["admit", "admitRuntime"]);
+const ROW_UNCHANGED = new Set(["admit", "admitRuntime", "poll"]);
 const MAX_ROWS = 100_000;
 const GET = Object.freeze({ name: "get", args: Object.freeze([]) });
 
@@ -48,8 +48,10 @@ export class RemoteReads implements Placement {
 
   ask<R = unknown>(kind: string, id: string, msg: unknown, opts?: AskOptions): Promise<R> {
     if (kind !== MAILBOX_ACTOR) return this.inner.ask<R>(kind, id, msg, opts);
-    if (ROW_UNCHANGED.has(nameOf(msg))) {
-      if (this.remote(id)) this.prefetch(id, opts);
+    const name = nameOf(msg);
+    if (ROW_UNCHANGED.has(name)) {
+      // `poll` brings the row back with its answer.
+      if (name !== "poll" && this.remote(id)) this.prefetch(id, opts);
       return this.inner.ask<R>(kind, id, msg, opts);
     }
     this.forget(id);
@@ -66,10 +68,6 @@ export class RemoteReads implements Placement {
   runNow(kind: string, id: string, msg: unknown): { value: unknown } | undefined {
     if (kind === MAILBOX_ACTOR && !ROW_UNCHANGED.has(nameOf(msg))) return undefined;
     return this.inner.runNow?.(kind, id, msg);
-  }
-
-  readNow(kind: string, id: string, msg: unknown): unknown {
-    return this.inner.readNow?.(kind, id, msg);
   }
 
   tell(kind: string, id: string, msg: unknown): void {

@@ -87,6 +87,17 @@ export function fastMailboxRead(deps: FastReadDeps, app: (request: Request) => R
     return respond(row, decision, request.headers, startedAt);
   };
 
+  /** A counted call whose row memory could not answer (stale): the row is asked for, as `asked` does. */
+  const reread = async (request: RoutedRequest, mailboxId: string, decision: RateDecision, startedAt: number): Promise<Response> => {
+    let row: MailboxRow;
+    try {
+      row = await deps.mailboxes.get(mailboxId);
+    } catch {
+      return app(request);
+    }
+    return respond(row, decision, request.headers, startedAt);
+  };
+
   const answer = (request: RoutedRequest, startedAt: number): Response | Promise<Response> | undefined => {
     if (request.method !== "GET") return undefined;
     const headers = request.headers;
@@ -97,13 +108,12 @@ export function fastMailboxRead(deps: FastReadDeps, app: (request: Request) => R
     if (principal === undefined || principal.kind !== "key" || principal.runtime) return undefined;
     const mailboxId = id.toLowerCase();
     if (mailboxId !== principal.mailboxId) return undefined;
-    const row = deps.mailboxes.getNow(mailboxId);
-    if (row === undefined) return asked(request, mailboxId, principal.keyId, startedAt);
     // Last: from here on the call is counted, and it is answered here.
-    const decision = deps.mailboxes.admitNow(mailboxId, principal.keyId);
-    if (decision === undefined) return asked(request, mailboxId, principal.keyId, startedAt);
-    if (!decision.allowed) return undefined;
-    return respond(row, decision, headers, startedAt);
+    const polled = deps.mailboxes.pollNow(mailboxId, principal.keyId);
+    if (polled === undefined) return asked(request, mailboxId, principal.keyId, startedAt);
+    if (!polled.allowed) return undefined;
+    if (polled.row === undefined) return reread(request, mailboxId, polled, startedAt);
+    return respond(polled.row, polled, headers, startedAt);
   };
 
   return (request: RoutedRequest): Response | Promise<Response> => answer(request, performance.now()) ?? app(request);
