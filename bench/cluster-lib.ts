@@ -3,6 +3,7 @@
  * PostgreSQL database and the NATS of NATS_URL), a bare Bun.serve ceiling, wrk, latency
  * quantiles.
  */
+import { readFileSync } from "node:fs";
 import postgres from "postgres";
 import { partitionOf } from "../src/cluster/leases.ts";
 import { BUN, freePort, freshDatabase, ROOT, startEnv, startService, tempDir, type Started } from "./lib.ts";
@@ -127,6 +128,12 @@ export async function wrk(url: string, opts: { connections: number; seconds: num
     p99ms: ms(/\s99%\s+([\d.]+)(us|ms|s)/.exec(out)),
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
   };
+}
+
+/** User + system CPU of a process and all its threads, in microseconds (USER_HZ is 100 on Linux). */
+export function cpuUs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

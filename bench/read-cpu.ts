@@ -19,10 +19,9 @@
  * threads, from /proc) per request, as the minimum and the median of the rounds. Load from
  * other tenants only ever adds CPU, so the minimum is the steadier figure.
  */
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { call, ceiling, floor, median, wrk } from "./cluster-lib.ts";
+import { call, ceiling, cpuUs, floor, median, wrk } from "./cluster-lib.ts";
 import { ROOT, startOnFreshDatabase, stop } from "./lib.ts";
 
 const { values } = parseArgs({
@@ -31,11 +30,6 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
-/** User + system CPU of a process and all its threads, in microseconds (USER_HZ is 100 on Linux). */
-const cpuUs = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-};
 
 // wrk's 2 threads, as bench/mailbox-read.ts drives it.
 const wrkRps = async (url: string, headers: string[]): Promise<number> => (await wrk(url, { connections, seconds, threads: 2, headers })).rps;

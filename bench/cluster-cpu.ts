@@ -1,0 +1,75 @@
+/**
+ * Where the CPU of a read goes on a NATS cluster of two nodes: authenticated
+ * GET /v1/mailboxes/{id} sent to the owner only, to the other node only (every request
+ * forwarded over NATS), and to both, with the process CPU (user + system, all threads, from
+ * /proc) of each node and of the local nats-server per request served. The throughput
+ * ratio of bench/cluster-read.ts says how far two nodes are from the ceiling; this says who
+ * spends it: the HTTP side, the forwarding node, the owner answering forwarded commands, or
+ * the NATS server carrying them.
+ *
+ *   NATS_URL=nats://… bun bench/cluster-cpu.ts [--seconds 5] [--rounds 3] [--connections 64] [--only owner|other|both]
+ *
+ * --only runs one of the three (with BENCH_CPU_PROF, a profile of just that traffic).
+ *
+ * The nats-server is found by name on this machine (pgrep -x nats-server); without one its
+ * column is left out.
+ */
+import { parseArgs } from "node:util";
+import { call, clusterOnFreshDatabase, cpuUs, median, wrk } from "./cluster-lib.ts";
+
+const { values } = parseArgs({ options: { only: { type: "string" }, seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" }, connections: { type: "string", default: "64" } } });
+const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
+const connections = Number(values.connections);
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+const natsPid = Number(Bun.spawnSync(["pgrep", "-x", "nats-server"]).stdout.toString().trim().split("\n")[0]) || undefined;
+
+const c = await clusterOnFreshDatabase();
+try {
+  const a = await c.start("a");
+  const acct = await call(a.base, "POST", "/v1/accounts", c.admin, { slug: `bench-${Date.now().toString(36)}`, displayName: "Bench" });
+  const mailboxId: string = acct.primary_mailbox.id;
+  const key = await call(a.base, "POST", `/v1/mailboxes/${mailboxId}/api-keys`, c.admin, { name: "bench", scope: "mailbox" });
+  const b = await c.start("b");
+  await c.waitBalanced(2);
+  const ownerName = await c.ownerOf(mailboxId);
+  const [owner, other] = ownerName === "a" ? [a, b] : [b, a];
+  const path = `/v1/mailboxes/${mailboxId}`;
+  const headers = [`authorization: Bearer ${key.token}`];
+  const processes: [string, number][] = [
+    ["owner", owner.svc.proc.pid],
+    ["other node", other.svc.proc.pid],
+    ...(natsPid === undefined ? [] : ([["nats-server", natsPid]] as [string, number][])),
+  ];
+  const all = { owner: ["to the owner", [owner]], other: ["to the other node (all forwarded)", [other]], both: ["to both (half forwarded)", [owner, other]] } as const;
+  const modes = values.only === undefined ? Object.values(all) : [all[values.only as keyof typeof all] ?? fail(`--only is owner, other or both`)];
+
+  const run = async (targets: (typeof owner)[], secs: number) => {
+    const results = await Promise.all(targets.map((n) => wrk(n.base + path, { connections: connections / targets.length, seconds: secs, headers })));
+    return { rps: results.reduce((s, r) => s + r.rps, 0), non2xx: results.reduce((s, r) => s + r.non2xx, 0) };
+  };
+  console.log(`GET /v1/mailboxes/{id} on two nodes, PostgreSQL + NATS, ${connections} connections, ${rounds} rounds of ${seconds}s; CPU µs per request served, median of the rounds`);
+  for (const [mode, targets] of modes) {
+    await run([...targets], 2); // warm-up
+    const rps: number[] = [];
+    const per = new Map<string, number[]>(processes.map(([name]) => [name, []]));
+    let non2xx = 0;
+    for (let i = 0; i < rounds; i++) {
+      const before = processes.map(([, pid]) => cpuUs(pid));
+      const r = await run([...targets], seconds);
+      const served = r.rps * seconds;
+      processes.forEach(([name, pid], j) => per.get(name)!.push((cpuUs(pid) - before[j]!) / served));
+      rps.push(r.rps);
+      non2xx += r.non2xx;
+    }
+    const split = processes.map(([name]) => `${name} ${median(per.get(name)!).toFixed(1)}`);
+    const total = processes.reduce((s, [name]) => s + median(per.get(name)!), 0);
+    console.log(`${mode}: ${Math.round(median(rps)).toLocaleString("en-US")} req/s; ${split.join(", ")}; total ${total.toFixed(1)}${non2xx ? `; ${non2xx} non-2xx` : ""}`);
+  }
+} finally {
+  await c.stopAll();
+}
