@@ -274,6 +274,54 @@ describe("NatsPlacement over a real nats-server", () => {
     }
   });
 
+  test("an owner forgets an ask's outcome once its forwarder's mark says the ask has ended, not before", async () => {
+    // The mark after the ask id: below which number all of the forwarder's asks have ended.
+    const owners = new Map([["d", "B"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const b = await node("B", owners, prefix);
+    try {
+      const subject = `${prefix}.actors.node.B`;
+      const answer = async (ask: string) => {
+        const msg = await b.nc.request(subject, `a3000 ${ask}\ncounter\nd1\n${codec.encodeCommand({ type: "count" })}`, { timeout: 3000 });
+        return codec.decodeReply(msg.string().slice(1));
+      };
+      expect(await answer("X.1 1")).toEqual({ ok: true, value: 1 });
+      expect(await answer("X.2 1")).toEqual({ ok: true, value: 2 });
+      // Not ended yet: a retry gets the one outcome.
+      expect(await answer("X.1 1")).toEqual({ ok: true, value: 1 });
+      // X says every ask below 2 has ended: X.1's outcome goes (X would never send it again,
+      // so the one sent here by hand runs anew), X.2's stays; another forwarder's mark touches neither.
+      expect(await answer("X.3 2")).toEqual({ ok: true, value: 3 });
+      expect(await answer("Y.1 9")).toEqual({ ok: true, value: 4 });
+      expect(await answer("X.2 2")).toEqual({ ok: true, value: 2 });
+      expect(await answer("X.1 3")).toEqual({ ok: true, value: 5 });
+    } finally {
+      await close(b);
+    }
+  });
+
+  test("a forwarder's marks follow its asks: the mark of a new ask is the lowest of its asks not yet ended", async () => {
+    const owners = new Map([["c", "B"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const a = await node("A", owners, prefix);
+    const b = await node("B", owners, prefix);
+    const marks: string[] = [];
+    const sub = b.nc.subscribe(`${prefix}.actors.node.B`, { callback: (_e, m) => void marks.push(...asksIn(m.string())) });
+    try {
+      await b.nc.flush();
+      // One slow ask (another actor) stays out while three quick ones come and go: their marks stay at the slow one.
+      const slow = a.placement.ask("counter", "c2", { type: "slow", ms: 400 });
+      await Bun.sleep(50);
+      for (let i = 0; i < 3; i++) await a.placement.ask("counter", "c1", { type: "count" });
+      await slow;
+      await a.placement.ask("counter", "c1", { type: "count" });
+      expect(marks).toEqual(["A.1 1", "A.2 1", "A.3 1", "A.4 1", "A.5 5"]);
+    } finally {
+      sub.unsubscribe();
+      await close(a, b);
+    }
+  });
+
   test("an owner that accepted, then vanished and lost the lease: outcome unknown, never a hang", async () => {
     const owners = new Map([["s", "B"]]);
     const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
@@ -433,3 +481,10 @@ describe("NatsPlacement over a real nats-server", () => {
     }
   });
 });
+
+/** The ask ids with their marks in a plain request frame (`a{timeout} {askId} {mark}\n…`). */
+function asksIn(frame: string): string[] {
+  const head = frame.slice(0, frame.indexOf("\n"));
+  const space = head.indexOf(" ");
+  return head.startsWith("a") && space > 0 ? [head.slice(space + 1)] : [];
+}

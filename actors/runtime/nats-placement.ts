@@ -26,7 +26,7 @@
  * as one NATS message, and so do the answers of a turn to one node (see `envelope`).
  */
 import type { Msg, NatsConnection, Subscription } from "@nats-io/transport-node";
-import { AskMemory } from "./ask-memory.ts";
+import { AskMemory, type AskOrigin } from "./ask-memory.ts";
 import { safeLog } from "./logger.ts";
 import type { Placement } from "./placement.ts";
 import type { ActorSystem } from "./system.ts";
@@ -175,6 +175,9 @@ export class NatsPlacement implements Placement {
   /** Forwarded asks run here by ask id, for their retries. */
   private readonly asks = new AskMemory(ASK_MEMORY_MS);
   private askSeq = 0;
+  /** This node's asks (by number) not yet ended; every ask numbered below `askLow` has ended. */
+  private readonly asking = new Set<number>();
+  private askLow = 1;
   private sweeper: ReturnType<typeof setInterval> | undefined;
   private outbox: Outgoing[] = [];
   private readonly ackWaitMs: number;
@@ -402,34 +405,48 @@ export class NatsPlacement implements Placement {
     let payload: string | undefined;
     let backoff = 20;
     let tries = 0;
-    // One id for every attempt of this ask, so an owner that got an earlier attempt runs it once.
-    const askId = read ? undefined : `${this.own.self}.${(++this.askSeq).toString(36)}`;
-    for (;;) {
-      if (this.own.held(p) !== undefined) {
-        const local = await this.runLocal(kind, id, msg, opts, read, p);
-        if (local !== NOT_OWNER) return local;
-      } else {
-        const owner = this.own.ownerOf(p);
-        if (owner !== undefined && owner !== this.own.self && !this.closed) {
-          payload ??= this.codec.encodeCommand(msg);
-          const left = Math.max(1, Math.ceil(deadline - performance.now()));
-          // The owner's own inbox deadline is what is left of ours; 0 keeps "no deadline".
-          const ownerTimeout = timeoutMs === 0 ? 0 : left;
-          const answer = await this.forward(owner, requestFrame(kind, id, read ? "r" : "a", ownerTimeout, payload, askId), p, deadline, kind, id);
-          if (answer !== UNREACHED) {
-            if (answer.ok) return answer.value;
-            throw answer.error;
+    // One id for every attempt of this ask, so an owner that got an earlier attempt runs it once;
+    // beside it, the number below which all of this node's asks have ended, so that the owner
+    // can forget their outcomes at once (AskMemory.ended).
+    const seq = read ? 0 : ++this.askSeq;
+    if (!read) this.asking.add(seq);
+    const askId = read ? undefined : `${this.own.self}.${seq.toString(36)} ${this.askLow.toString(36)}`;
+    try {
+      for (;;) {
+        if (this.own.held(p) !== undefined) {
+          const local = await this.runLocal(kind, id, msg, opts, read, p);
+          if (local !== NOT_OWNER) return local;
+        } else {
+          const owner = this.own.ownerOf(p);
+          if (owner !== undefined && owner !== this.own.self && !this.closed) {
+            payload ??= this.codec.encodeCommand(msg);
+            const left = Math.max(1, Math.ceil(deadline - performance.now()));
+            // The owner's own inbox deadline is what is left of ours; 0 keeps "no deadline".
+            const ownerTimeout = timeoutMs === 0 ? 0 : left;
+            const answer = await this.forward(owner, requestFrame(kind, id, read ? "r" : "a", ownerTimeout, payload, askId), p, deadline, kind, id);
+            if (answer !== UNREACHED) {
+              if (answer.ok) return answer.value;
+              throw answer.error;
+            }
           }
         }
+        if (performance.now() >= deadline) throw new PlacementUnavailableError(kind, id, 1000);
+        await this.own.refresh().catch(() => {});
+        // A new owner is usually known after one look; otherwise leases are moving: wait a little.
+        if (tries++ > 0) {
+          await Bun.sleep(Math.min(backoff, Math.max(0, deadline - performance.now())));
+          backoff = Math.min(backoff * 2, 250);
+        }
       }
-      if (performance.now() >= deadline) throw new PlacementUnavailableError(kind, id, 1000);
-      await this.own.refresh().catch(() => {});
-      // A new owner is usually known after one look; otherwise leases are moving: wait a little.
-      if (tries++ > 0) {
-        await Bun.sleep(Math.min(backoff, Math.max(0, deadline - performance.now())));
-        backoff = Math.min(backoff * 2, 250);
-      }
+    } finally {
+      if (!read) this.askEnded(seq);
     }
+  }
+
+  /** An ask of this node ended (answered, failed or given up): it is never sent again. */
+  private askEnded(seq: number): void {
+    this.asking.delete(seq);
+    while (this.askLow <= this.askSeq && !this.asking.has(this.askLow)) this.askLow++;
   }
 
   private async runLocal(kind: string, id: string, msg: unknown, opts: AskOptions | undefined, read: boolean, p: number): Promise<unknown> {
@@ -686,13 +703,16 @@ export class NatsPlacement implements Placement {
       this.send({ subject: reply, data: frame, enveloped, failed: () => safeLog(this.opts.logger, "warn", {}, "placement: could not answer a forwarded message") });
     };
     const askId = req.askId;
+    const origin = askId === undefined ? undefined : originOf(askId);
+    // The forwarder has ended its asks below this one's mark: their outcomes are not needed.
+    if (origin !== undefined && req.endedBelow !== undefined) this.asks.ended(origin.source, req.endedBelow);
     // A retry of an ask that ran or runs here: the same outcome, not a second run.
     if (askId !== undefined && this.asks.attempt(askId, answer)) return;
     this.enter(p);
     const settle = (frame: string) => {
       this.leave(p);
       // "R" ran nothing: a retry may run it (here, if the lease came back meanwhile).
-      if (askId !== undefined) this.asks.settle(askId, frame, frame !== "R");
+      if (askId !== undefined) this.asks.settle(askId, frame, frame !== "R", origin);
       answer(frame);
     };
     const opts = { timeoutMs: req.timeoutMs };
@@ -761,9 +781,16 @@ interface Request {
   payload: string;
   /** The same for every attempt of one forwarded ask ("a" only). */
   askId?: string | undefined;
+  /** The forwarder's mark beside the ask id: every ask it numbered below this has ended. */
+  endedBelow?: number | undefined;
 }
 
-/** `{mode}{timeoutMs}[ {askId}]\n{kind}\n{id}\n{payload}`: the routing fields never need the codec. */
+/**
+ * `{mode}{timeoutMs}[ {askId}[ {endedBelow}]]\n{kind}\n{id}\n{payload}`: the routing fields never
+ * need the codec. The placement's ask ids are `{node}.{n}` (n in base 36, counting up), and the
+ * mark after them (base 36) says below which n all of that node's asks have ended. `askId`
+ * here is both, as the forwarder made them once for every attempt.
+ */
 function requestFrame(kind: string, id: string, mode: Request["mode"], timeoutMs: number, payload: string, askId?: string): string {
   return `${mode}${timeoutMs}${askId === undefined ? "" : ` ${askId}`}\n${kind}\n${id}\n${payload}`;
 }
@@ -779,7 +806,20 @@ function parseRequest(text: string): Request {
   const timeoutEnd = space > 0 && space < a ? space : a;
   const timeoutMs = Number(text.slice(1, timeoutEnd));
   if (!Number.isFinite(timeoutMs) || timeoutMs < 0 || timeoutEnd === 1) throw new Error("malformed placement request");
-  const askId = timeoutEnd < a ? text.slice(timeoutEnd + 1, a) : undefined;
+  const ask = timeoutEnd < a ? text.slice(timeoutEnd + 1, a) : undefined;
+  if (ask === "") throw new Error("malformed placement request");
+  const markAt = ask === undefined ? -1 : ask.indexOf(" ");
+  const askId = markAt < 0 ? ask : ask!.slice(0, markAt);
+  // A mark that does not read as a number is ignored: the outcome is then kept for its generations.
+  const mark = markAt < 0 ? undefined : parseInt(ask!.slice(markAt + 1), 36);
   if (askId === "") throw new Error("malformed placement request");
-  return { mode, timeoutMs, askId, kind: text.slice(a + 1, b), id: text.slice(b + 1, c), payload: text.slice(c + 1) };
+  return { mode, timeoutMs, askId, endedBelow: mark !== undefined && Number.isSafeInteger(mark) ? mark : undefined, kind: text.slice(a + 1, b), id: text.slice(b + 1, c), payload: text.slice(c + 1) };
+}
+
+/** The forwarding node and the ask's number in a placement ask id (`{node}.{n}`); undefined for any other id. */
+function originOf(askId: string): AskOrigin | undefined {
+  const dot = askId.lastIndexOf(".");
+  if (dot <= 0) return undefined;
+  const seq = parseInt(askId.slice(dot + 1), 36);
+  return Number.isSafeInteger(seq) ? { source: askId.slice(0, dot), seq } : undefined;
 }
