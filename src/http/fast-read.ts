@@ -76,18 +76,15 @@ export function fastMailboxRead(deps: FastReadDeps, app: (request: Request) => R
    */
   const asked = async (request: RoutedRequest, mailboxId: string, keyId: string, startedAt: number): Promise<Response> => {
     let decision: RateDecision;
-    let row: MailboxRow;
     try {
       decision = await deps.mailboxes.admit(mailboxId, keyId);
-      if (!decision.allowed) return app(request);
-      row = await deps.mailboxes.get(mailboxId);
     } catch {
       return app(request);
     }
-    return respond(row, decision, request.headers, startedAt);
+    return decision.allowed ? reread(request, mailboxId, decision, startedAt) : app(request);
   };
 
-  /** A counted call whose row memory could not answer (stale): the row is asked for, as `asked` does. */
+  /** A counted call whose row memory could not answer (stale, or another node's): the row is asked for. */
   const reread = async (request: RoutedRequest, mailboxId: string, decision: RateDecision, startedAt: number): Promise<Response> => {
     let row: MailboxRow;
     try {
