@@ -15,6 +15,8 @@ const port = Number(process.argv[2]);
 const body = process.env.READ_FLOOR_BODY ?? "{}";
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 let remaining = 1_000_000;
+// The window the service reports, turned into headers as the service turns it (src/http/fast-read.ts).
+const resetInMs = 1000;
 
 Bun.serve({
   port,
@@ -33,7 +35,7 @@ Bun.serve({
             "content-type": "application/json;charset=utf-8",
             "x-ratelimit-limit": "1000000",
             "x-ratelimit-remaining": String(remaining),
-            "x-ratelimit-reset": String(Math.ceil(1000 / 1000)),
+            "x-ratelimit-reset": String(Math.ceil(resetInMs / 1000)),
             "x-request-id": given !== null && REQUEST_ID_RE.test(given) ? given : crypto.randomUUID(),
           },
         });

@@ -310,7 +310,8 @@ describe("NatsPlacement over a real nats-server", () => {
     try {
       await b.nc.flush();
       // One slow ask (another actor) stays out while three quick ones come and go: their marks stay at the slow one.
-      const slow = a.placement.ask("counter", "c2", { type: "slow", ms: 400 });
+      // Long enough that the three quick asks are done well before it, even on a loaded machine.
+      const slow = a.placement.ask("counter", "c2", { type: "slow", ms: 2000 });
       await Bun.sleep(50);
       for (let i = 0; i < 3; i++) await a.placement.ask("counter", "c1", { type: "count" });
       await slow;
