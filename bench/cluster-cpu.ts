@@ -11,13 +11,17 @@
  *
  * --only runs one of the three (with BENCH_CPU_PROF, a profile of just that traffic).
  *
+ * Then the same traffic against the two-node floor (bench/read-floor-server.ts: a bare
+ * owner that counts calls, and a bare forwarder that asks it for each over NATS), so each
+ * process's share can be set beside what the least forwarding costs; --no-floor skips it.
+ *
  * The nats-server is found by name on this machine (pgrep -x nats-server); without one its
  * column is left out.
  */
 import { parseArgs } from "node:util";
-import { call, clusterOnFreshDatabase, cpuUs, median, wrk } from "./cluster-lib.ts";
+import { call, clusterOnFreshDatabase, cpuUs, floor, median, wrk } from "./cluster-lib.ts";
 
-const { values } = parseArgs({ options: { only: { type: "string" }, seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" }, connections: { type: "string", default: "64" } } });
+const { values } = parseArgs({ options: { only: { type: "string" }, "no-floor": { type: "boolean", default: false }, seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" }, connections: { type: "string", default: "64" } } });
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
@@ -29,6 +33,7 @@ function fail(message: string): never {
 const natsPid = Number(Bun.spawnSync(["pgrep", "-x", "nats-server"]).stdout.toString().trim().split("\n")[0]) || undefined;
 
 const c = await clusterOnFreshDatabase();
+const floors: Awaited<ReturnType<typeof floor>>[] = [];
 try {
   const a = await c.start("a");
   const acct = await call(a.base, "POST", "/v1/accounts", c.admin, { slug: `bench-${Date.now().toString(36)}`, displayName: "Bench" });
@@ -40,36 +45,47 @@ try {
   const [owner, other] = ownerName === "a" ? [a, b] : [b, a];
   const path = `/v1/mailboxes/${mailboxId}`;
   const headers = [`authorization: Bearer ${key.token}`];
-  const processes: [string, number][] = [
-    ["owner", owner.svc.proc.pid],
-    ["other node", other.svc.proc.pid],
-    ...(natsPid === undefined ? [] : ([["nats-server", natsPid]] as [string, number][])),
-  ];
-  const all = { owner: ["to the owner", [owner]], other: ["to the other node (all forwarded)", [other]], both: ["to both (half forwarded)", [owner, other]] } as const;
-  const modes = values.only === undefined ? Object.values(all) : [all[values.only as keyof typeof all] ?? fail(`--only is owner, other or both`)];
+  const nats = natsPid === undefined ? [] : ([["nats-server", natsPid]] as [string, number][]);
+  const all = { owner: "to the owner", other: "to the other node (all forwarded)", both: "to both (half forwarded)" } as const;
+  const modes = values.only === undefined ? (Object.keys(all) as (keyof typeof all)[]) : [values.only in all ? (values.only as keyof typeof all) : fail(`--only is owner, other or both`)];
 
-  const run = async (targets: (typeof owner)[], secs: number) => {
-    const results = await Promise.all(targets.map((n) => wrk(n.base + path, { connections: connections / targets.length, seconds: secs, headers })));
-    return { rps: results.reduce((s, r) => s + r.rps, 0), non2xx: results.reduce((s, r) => s + r.non2xx, 0) };
+  /** Each mode's traffic against an owner and the other node, with the CPU per request of each process. */
+  const measure = async (label: string, ownerNode: { base: string; pid: number }, otherNode: { base: string; pid: number }) => {
+    const processes: [string, number][] = [["owner", ownerNode.pid], ["other node", otherNode.pid], ...nats];
+    const targetsOf = { owner: [ownerNode], other: [otherNode], both: [ownerNode, otherNode] };
+    const run = async (targets: { base: string }[], secs: number) => {
+      const results = await Promise.all(targets.map((n) => wrk(n.base + path, { connections: connections / targets.length, seconds: secs, headers })));
+      return { rps: results.reduce((s, r) => s + r.rps, 0), non2xx: results.reduce((s, r) => s + r.non2xx, 0) };
+    };
+    for (const mode of modes) {
+      const targets = targetsOf[mode];
+      await run(targets, 2); // warm-up
+      const rps: number[] = [];
+      const per = new Map<string, number[]>(processes.map(([name]) => [name, []]));
+      let non2xx = 0;
+      for (let i = 0; i < rounds; i++) {
+        const before = processes.map(([, pid]) => cpuUs(pid));
+        const r = await run(targets, seconds);
+        const served = r.rps * seconds;
+        processes.forEach(([name, pid], j) => per.get(name)!.push((cpuUs(pid) - before[j]!) / served));
+        rps.push(r.rps);
+        non2xx += r.non2xx;
+      }
+      const split = processes.map(([name]) => `${name} ${median(per.get(name)!).toFixed(1)}`);
+      const total = processes.reduce((s, [name]) => s + median(per.get(name)!), 0);
+      console.log(`${label}${all[mode]}: ${Math.round(median(rps)).toLocaleString("en-US")} req/s; ${split.join(", ")}; total ${total.toFixed(1)}${non2xx ? `; ${non2xx} non-2xx` : ""}`);
+    }
   };
   console.log(`GET /v1/mailboxes/{id} on two nodes, PostgreSQL + NATS, ${connections} connections, ${rounds} rounds of ${seconds}s; CPU µs per request served, median of the rounds`);
-  for (const [mode, targets] of modes) {
-    await run([...targets], 2); // warm-up
-    const rps: number[] = [];
-    const per = new Map<string, number[]>(processes.map(([name]) => [name, []]));
-    let non2xx = 0;
-    for (let i = 0; i < rounds; i++) {
-      const before = processes.map(([, pid]) => cpuUs(pid));
-      const r = await run([...targets], seconds);
-      const served = r.rps * seconds;
-      processes.forEach(([name, pid], j) => per.get(name)!.push((cpuUs(pid) - before[j]!) / served));
-      rps.push(r.rps);
-      non2xx += r.non2xx;
-    }
-    const split = processes.map(([name]) => `${name} ${median(per.get(name)!).toFixed(1)}`);
-    const total = processes.reduce((s, [name]) => s + median(per.get(name)!), 0);
-    console.log(`${mode}: ${Math.round(median(rps)).toLocaleString("en-US")} req/s; ${split.join(", ")}; total ${total.toFixed(1)}${non2xx ? `; ${non2xx} non-2xx` : ""}`);
+  await measure("", { base: owner.base, pid: owner.svc.proc.pid }, { base: other.base, pid: other.svc.proc.pid });
+  if (!values["no-floor"]) {
+    const body = JSON.stringify(await call(owner.base, "GET", path, key.token));
+    const subject = `read-floor-${Date.now().toString(36)}`;
+    floors.push(await floor(body, { role: "owner", subject }), await floor(body, { role: "forwarder", subject }));
+    const [fo, ff] = floors.map((f) => ({ base: f.url, pid: f.pid }));
+    await measure("floor, ", fo!, ff!);
   }
 } finally {
+  for (const f of floors) f.kill();
   await c.stopAll();
 }

@@ -95,11 +95,15 @@ export async function ceiling(body: string): Promise<{ url: string; pid: number;
 
 /**
  * The read's floor (bench/read-floor-server.ts): a bare Bun.serve that reads what the fast
- * path reads and answers `body` with the same headers, started as `ceiling` is.
+ * path reads and answers `body` with the same headers, started as `ceiling` is. With
+ * `pair`, one of the two-node floor's servers: the owner, or the forwarder that asks it for
+ * every call over the NATS of NATS_URL (on subjects of the pair's own `subject`).
  */
-export async function floor(body: string): Promise<{ url: string; pid: number; kill(): void }> {
+export async function floor(body: string, pair?: { role: "owner" | "forwarder"; subject: string }): Promise<{ url: string; pid: number; kill(): void }> {
   const port = await freePort();
-  const proc = Bun.spawn([BUN, "bench/read-floor-server.ts", String(port)], { cwd: ROOT, env: { ...startEnv(), READ_FLOOR_BODY: body }, stdout: "pipe" });
+  const env: Record<string, string> = { ...startEnv(), READ_FLOOR_BODY: body };
+  if (pair) Object.assign(env, { READ_FLOOR_NATS: process.env.NATS_URL!, READ_FLOOR_ROLE: pair.role, READ_FLOOR_SUBJECT: pair.subject });
+  const proc = Bun.spawn([BUN, "bench/read-floor-server.ts", String(port)], { cwd: ROOT, env, stdout: "pipe" });
   await (proc.stdout as ReadableStream<Uint8Array>).getReader().read();
   return { url: `http://127.0.0.1:${port}`, pid: proc.pid, kill: () => proc.kill() };
 }

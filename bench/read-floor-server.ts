@@ -10,13 +10,100 @@
  * fields and headers the API has.
  *
  *   bun bench/read-floor-server.ts <port>   (body in READ_FLOOR_BODY; prints "up")
+ *
+ * The floor of two nodes: with READ_FLOOR_NATS (a NATS URL) and READ_FLOOR_ROLE, two of
+ * these split the work as the cluster does. The "owner" counts every call, its own and
+ * those forwarded to it; the "forwarder" counts none and asks the owner for each call over
+ * NATS, and answers with the count it gets back. What crosses NATS is what any forwarding
+ * of a counted call must carry (the mailbox and key ids out, the window's figures back),
+ * with the batching the service's placement uses: the asks of one turn of the event loop
+ * leave as one NATS message, a millisecond apart under load, and the owner answers a batch
+ * with one message. Nothing else: no ids per ask, no retries, no deadlines, no lease.
  */
+import { connect } from "@nats-io/transport-node";
+
 const port = Number(process.argv[2]);
 const body = process.env.READ_FLOOR_BODY ?? "{}";
+const natsUrl = process.env.READ_FLOOR_NATS;
+const role = process.env.READ_FLOOR_ROLE ?? "owner";
+const subject = `${process.env.READ_FLOOR_SUBJECT ?? "read-floor"}.owner`;
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
-let remaining = 1_000_000;
+const LIMIT = 1_000_000;
 // The window the service reports, turned into headers as the service turns it (src/http/fast-read.ts).
 const resetInMs = 1000;
+
+/** The owner's count: calls left per key, as the service's window answers them. */
+const windows = new Map<string, number>();
+const count = (keyId: string): number => {
+  let left = (windows.get(keyId) ?? LIMIT) - 1;
+  if (left < 0) left = LIMIT - 1;
+  windows.set(keyId, left);
+  return left;
+};
+
+const nc = natsUrl ? await connect({ servers: natsUrl, name: `read-floor-${role}` }) : undefined;
+
+if (nc && role === "owner") {
+  nc.subscribe(subject, {
+    callback: (_err, msg) => {
+      if (!msg.reply) return;
+      const asks = msg.string().split("\n");
+      let answer = "";
+      for (const ask of asks) answer += `${answer ? "\n" : ""}${count(ask.slice(ask.indexOf(" ") + 1))}`;
+      nc.publish(msg.reply, answer);
+    },
+  });
+}
+
+/** The forwarder's asks of this turn and the batches sent, by number. */
+let batch: { line: string; resolve: (left: number) => void }[] = [];
+const sent = new Map<number, ((left: number) => void)[]>();
+let seq = 0;
+let lastFlushAt = -Infinity;
+let lastSize = 0;
+const inbox = `${subject}.reply.${crypto.randomUUID()}`;
+if (nc && role === "forwarder") {
+  nc.subscribe(`${inbox}.*`, {
+    callback: (_err, msg) => {
+      const n = Number(msg.subject.slice(inbox.length + 1));
+      const waiting = sent.get(n);
+      if (!waiting) return;
+      sent.delete(n);
+      const lefts = msg.string().split("\n");
+      for (let i = 0; i < waiting.length; i++) waiting[i]!(Number(lefts[i]));
+    },
+  });
+}
+const flush = () => {
+  const out = batch;
+  batch = [];
+  lastFlushAt = performance.now();
+  lastSize = out.length;
+  const n = ++seq;
+  sent.set(
+    n,
+    out.map((a) => a.resolve),
+  );
+  nc!.publish(subject, out.map((a) => a.line).join("\n"), { reply: `${inbox}.${n}` });
+};
+const forward = (mailboxId: string, keyId: string): Promise<number> =>
+  new Promise((resolve) => {
+    if (batch.push({ line: `${mailboxId} ${keyId}`, resolve }) !== 1) return;
+    const since = performance.now() - lastFlushAt;
+    if ((lastSize > 1 || sent.size > 0) && since < 1) setTimeout(flush, 1 - since);
+    else setImmediate(flush);
+  });
+
+const respond = (left: number, given: string | null) =>
+  new Response(body, {
+    headers: {
+      "content-type": "application/json;charset=utf-8",
+      "x-ratelimit-limit": String(LIMIT),
+      "x-ratelimit-remaining": String(left),
+      "x-ratelimit-reset": String(Math.ceil(resetInMs / 1000)),
+      "x-request-id": given !== null && REQUEST_ID_RE.test(given) ? given : crypto.randomUUID(),
+    },
+  });
 
 Bun.serve({
   port,
@@ -25,20 +112,15 @@ Bun.serve({
     "/v1/mailboxes/:mailboxId": {
       GET: (request) => {
         const headers = request.headers;
-        const refused =
-          headers.get("content-length") !== null || headers.get("transfer-encoding") !== null || request.params.mailboxId.length !== 36 || request.url.includes("?") || headers.get("authorization") === null;
+        const mailboxId = request.params.mailboxId;
+        const auth = headers.get("authorization");
+        const refused = headers.get("content-length") !== null || headers.get("transfer-encoding") !== null || mailboxId.length !== 36 || request.url.includes("?") || auth === null;
         if (refused) return new Response("refused", { status: 400 });
         const given = headers.get("x-request-id");
-        if (--remaining === 0) remaining = 1_000_000;
-        return new Response(body, {
-          headers: {
-            "content-type": "application/json;charset=utf-8",
-            "x-ratelimit-limit": "1000000",
-            "x-ratelimit-remaining": String(remaining),
-            "x-ratelimit-reset": String(Math.ceil(resetInMs / 1000)),
-            "x-request-id": given !== null && REQUEST_ID_RE.test(given) ? given : crypto.randomUUID(),
-          },
-        });
+        // The key's id as the service finds it: between "Bearer svc_" and the dot (src/auth/tokens.ts).
+        const keyId = auth.slice(11, auth.indexOf(".", 11));
+        if (nc && role === "forwarder") return forward(mailboxId, keyId).then((left) => respond(left, given));
+        return respond(count(keyId), given);
       },
     },
   },

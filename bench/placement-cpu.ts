@@ -1,0 +1,145 @@
+/**
+ * CPU per forwarded command of the placement protocol alone, each side in its own process:
+ * this process forwards `admit`-like commands (`--concurrency` in flight) through a
+ * NatsPlacement to an owner in a child process whose actor answers at once, as the
+ * mailbox's admission does, and the CPU of each process per command is printed. Beside it,
+ * the same traffic over the least protocol that can carry it (the floor): the commands of
+ * one turn of the event loop as one NATS message, answered with one message, nothing per
+ * command but its line (no ids, retries, deadlines or leases). The gap between the two is
+ * what the protocol's guarantees and our code cost per command, without HTTP in the way.
+ *
+ *   NATS_URL=nats://… bun bench/placement-cpu.ts [--count 60000] [--rounds 3] [--concurrency 64]
+ */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { mailboxWireCodec } from "../actors/mailbox/wire.ts";
+import { ActorSystem, NatsPlacement, type Ownership } from "../actors/runtime/index.ts";
+import { median } from "./cluster-lib.ts";
+
+const ROLE = process.env.PLACEMENT_CPU_ROLE;
+const PREFIX = process.env.PLACEMENT_CPU_PREFIX ?? `placement-cpu-${crypto.randomUUID().slice(0, 8)}`;
+const ID = "0b8f3c2e-5a61-4f0e-9d1c-2f6a7e8b9c0d";
+const KEY = "7c1e2d3f-4a5b-6c7d-8e9f-0a1b2c3d4e5f";
+
+class Fixed implements Ownership {
+  constructor(readonly self: string) {}
+  partitionOf(): number {
+    return 0;
+  }
+  held(): number | undefined {
+    return this.self === "owner" ? 1 : undefined;
+  }
+  ownerOf(): string {
+    return "owner";
+  }
+  async refresh(): Promise<void> {}
+}
+
+const placement = (nc: NatsConnection, self: string): NatsPlacement => {
+  const system = new ActorSystem({ idleMs: Infinity });
+  let left = 1e9;
+  system.register({ kind: "mailbox", activate: async () => ({}), handle: () => ({ allowed: true, limit: 600, remaining: left--, resetInMs: 600_000 }) });
+  return new NatsPlacement({ nc, subjectPrefix: `${PREFIX}.actors`, system, ownership: new Fixed(self), codec: mailboxWireCodec, askTimeoutMs: 5000, logger: { debug() {}, warn() {}, error() {} } });
+};
+
+/** The floor's owner: each line of a batch answered with a decision, one message back. */
+const floorOwner = (nc: NatsConnection): void => {
+  let left = 1e9;
+  nc.subscribe(`${PREFIX}.floor`, {
+    callback: (_err, msg) => {
+      let answer = "";
+      for (const _line of msg.string().split("\n")) answer += `${answer ? "\n" : ""}${JSON.stringify({ allowed: true, limit: 600, remaining: left--, resetInMs: 600_000 })}`;
+      if (msg.reply) nc.publish(msg.reply, answer);
+    },
+  });
+};
+
+/** The floor's forwarder: the commands of a turn as one message, a millisecond apart under load (as the placement batches). */
+const floorForwarder = (nc: NatsConnection) => {
+  let batch: { line: string; resolve: (v: unknown) => void }[] = [];
+  const sent = new Map<number, ((v: unknown) => void)[]>();
+  let seq = 0;
+  let lastFlushAt = -Infinity;
+  let lastSize = 0;
+  const inbox = `${PREFIX}.floor-reply`;
+  nc.subscribe(`${inbox}.*`, {
+    callback: (_err, msg) => {
+      const n = Number(msg.subject.slice(inbox.length + 1));
+      const waiting = sent.get(n) ?? [];
+      sent.delete(n);
+      const lines = msg.string().split("\n");
+      for (let i = 0; i < waiting.length; i++) waiting[i]!(JSON.parse(lines[i]!));
+    },
+  });
+  const flush = () => {
+    const out = batch;
+    batch = [];
+    lastFlushAt = performance.now();
+    lastSize = out.length;
+    const n = ++seq;
+    sent.set(
+      n,
+      out.map((a) => a.resolve),
+    );
+    nc.publish(`${PREFIX}.floor`, out.map((a) => a.line).join("\n"), { reply: `${inbox}.${n}` });
+  };
+  return (id: string, msg: unknown) =>
+    new Promise((resolve) => {
+      if (batch.push({ line: `${id} ${JSON.stringify(msg)}`, resolve }) !== 1) return;
+      const since = performance.now() - lastFlushAt;
+      if ((lastSize > 1 || sent.size > 0) && since < 1) setTimeout(flush, 1 - since);
+      else setImmediate(flush);
+    });
+};
+
+if (ROLE === "owner") {
+  const nc = await connect({ servers: process.env.NATS_URL });
+  placement(nc, "owner");
+  floorOwner(nc);
+  await nc.flush();
+  console.log("up");
+  await new Promise(() => {});
+}
+
+const { values } = parseArgs({ options: { count: { type: "string", default: "60000" }, rounds: { type: "string", default: "3" }, concurrency: { type: "string", default: "64" } } });
+const count = Number(values.count);
+const rounds = Number(values.rounds);
+const concurrency = Number(values.concurrency);
+if (!process.env.NATS_URL) throw new Error("NATS_URL is needed");
+
+const child = Bun.spawn([process.execPath, import.meta.path], { env: { ...process.env, PLACEMENT_CPU_ROLE: "owner", PLACEMENT_CPU_PREFIX: PREFIX }, stdout: "pipe" });
+try {
+  await (child.stdout as ReadableStream<Uint8Array>).getReader().read();
+  const nc = await connect({ servers: process.env.NATS_URL });
+  const forwarder = placement(nc, "forwarder");
+  const floor = floorForwarder(nc);
+  const childCpuUs = () => {
+    const f = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10_000;
+  };
+  const run = async (send: () => Promise<unknown>) => {
+    let next = 0;
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    const o0 = childCpuUs();
+    await Promise.all(Array.from({ length: concurrency }, async () => { while (next++ < count) await send(); }));
+    const cpu = process.cpuUsage(c0);
+    return { rate: count / ((performance.now() - t0) / 1000), forwarder: (cpu.user + cpu.system) / count, owner: (childCpuUs() - o0) / count };
+  };
+  const sides = {
+    placement: () => forwarder.ask("mailbox", ID, { name: "admit", args: [KEY] }),
+    floor: () => floor(ID, { name: "admit", args: [KEY] }),
+  };
+  const results = { placement: [] as Awaited<ReturnType<typeof run>>[], floor: [] as Awaited<ReturnType<typeof run>>[] };
+  for (const send of Object.values(sides)) await run(send); // warm-up
+  for (let i = 0; i < rounds; i++) for (const [name, send] of Object.entries(sides)) results[name as keyof typeof sides].push(await run(send));
+  console.log(`forwarded admit-like commands, ${concurrency} in flight, ${rounds} rounds of ${count}; CPU µs per command (median of the rounds)`);
+  for (const [name, rs] of Object.entries(results)) {
+    console.log(`${name.padEnd(9)} ${Math.round(median(rs.map((r) => r.rate))).toLocaleString("en-US")}/s; forwarder ${median(rs.map((r) => r.forwarder)).toFixed(1)}, owner ${median(rs.map((r) => r.owner)).toFixed(1)}`);
+  }
+  await forwarder.close();
+  await nc.close();
+} finally {
+  child.kill();
+}
