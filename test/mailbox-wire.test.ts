@@ -186,6 +186,24 @@ describe("wire format of the mailbox commands", () => {
     );
   });
 
+  test("encoding and decoding copy only what they change, and never change what they are given", () => {
+    const plain = { allowed: true, limit: 600, remaining: 599, list: [1, "a", { deep: null }] };
+    expect(encodeValue(plain)).toBe(plain);
+    const mixed = { same: { a: 1 }, at, tail: [1, 2] };
+    const encoded = encodeValue(mixed) as Record<string, unknown>;
+    expect(encoded).not.toBe(mixed);
+    expect(encoded.same).toBe(mixed.same);
+    expect(encoded.tail).toBe(mixed.tail);
+    expect(mixed.at).toBe(at);
+    const wire = { same: { a: 1 }, at: { $: "date", v: 0 }, list: [{ $: "undefined" }, 2] };
+    const copy = structuredClone(wire);
+    const decoded = decodeValue(wire) as { same: unknown; at: Date; list: unknown[] };
+    expect(wire).toStrictEqual(copy);
+    expect(decoded.same).toBe(wire.same);
+    expect(decoded.at).toEqual(new Date(0));
+    expect(decoded.list).toEqual([undefined, 2]);
+  });
+
   test("what is not plain data is refused at encoding, not silently changed", () => {
     expect(() => encodeValue(new Map([["a", 1]]))).toThrow(WireFormatError);
     expect(() => encodeValue({ fn: () => 1 })).toThrow(WireFormatError);

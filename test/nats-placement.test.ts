@@ -112,6 +112,30 @@ const counterActor = (node: string): ActorDefinition<{ n: number }, Msg, unknown
   },
 });
 
+/** An actor whose handler answers without awaiting (as the mailbox's `admit` does): the owner runs it at once when idle. */
+type TallyMsg = { type: "tally" } | { type: "refuse" } | { type: "hold"; ms: number } | { type: "log" };
+const tallyActor = (node: string): ActorDefinition<{ n: number; log: string[] }, TallyMsg, unknown> => ({
+  kind: "tally",
+  activate: async () => ({ n: 0, log: [] }),
+  handle(state, msg) {
+    switch (msg.type) {
+      case "tally":
+        state.log.push(`tally ${state.n + 1}`);
+        return { node, n: ++state.n };
+      case "refuse":
+        throw new AppError("rate_limit_exceeded", `refused by ${node}`, { node }, { "Retry-After": "3" });
+      case "hold":
+        state.log.push("hold start");
+        return Bun.sleep(msg.ms).then(() => {
+          state.log.push("hold end");
+          return "held";
+        });
+      case "log":
+        return state.log;
+    }
+  },
+});
+
 interface TestNode {
   nc: NatsConnection;
   system: ActorSystem;
@@ -123,6 +147,7 @@ async function node(name: string, owners: Map<string, string>, prefix: string, o
   const nc = await connect({ servers: url });
   const system = new ActorSystem({ idleMs: Infinity, askTimeoutMs: 5000 });
   system.register(counterActor(name));
+  system.register(tallyActor(name));
   const own = new Table(name, owners);
   const placement = new NatsPlacement({
     nc,
@@ -271,6 +296,32 @@ describe("NatsPlacement over a real nats-server", () => {
       expect(await b.placement.ask("counter", "d1", { type: "count" })).toBe(3);
     } finally {
       await close(b);
+    }
+  });
+
+  test("a handler that answers at once runs on the owner's idle actor in its turn: once per ask, its errors typed, after what runs before it", async () => {
+    const owners = new Map([["e", "B"]]);
+    const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
+    const [a, b] = [await node("A", owners, prefix), await node("B", owners, prefix)];
+    try {
+      expect(await a.placement.ask("tally", "e1", { type: "tally" })).toEqual({ node: "B", n: 1 });
+      const refused = await a.placement.ask<any>("tally", "e1", { type: "refuse" }).catch((e): any => e);
+      expect(refused).toBeInstanceOf(AppError);
+      expect(refused).toMatchObject({ code: "rate_limit_exceeded", status: 429, details: { node: "B" }, headers: { "Retry-After": "3" } });
+      // Attempts of one ask (sent by hand, as a forwarder's retries go) run it once.
+      const frame = (askId: string) => `a3000 ${askId}\ntally\ne1\n${codec.encodeCommand({ type: "tally" })}`;
+      const attempt = async (askId: string) => codec.decodeReply((await b.nc.request(`${prefix}.actors.node.B`, frame(askId), { timeout: 3000 })).string().slice(1));
+      expect(await attempt("X.1")).toEqual({ ok: true, value: { node: "B", n: 2 } });
+      expect(await attempt("X.1")).toEqual({ ok: true, value: { node: "B", n: 2 } });
+      // A busy actor: the forwarded ask waits for the running message, then runs.
+      const held = a.placement.ask("tally", "e1", { type: "hold", ms: 300 });
+      await Bun.sleep(100);
+      expect(await a.placement.ask("tally", "e1", { type: "tally" })).toEqual({ node: "B", n: 3 });
+      expect(await held).toBe("held");
+      expect(await b.placement.ask("tally", "e1", { type: "tally" })).toEqual({ node: "B", n: 4 });
+      expect(await a.placement.ask("tally", "e1", { type: "log" })).toEqual(["tally 1", "tally 2", "hold start", "hold end", "tally 3", "tally 4"]);
+    } finally {
+      await close(a, b);
     }
   });
 

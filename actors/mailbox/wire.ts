@@ -273,7 +273,7 @@ export function encodeValue(value: unknown): WireValue {
       return { [TAG]: "bigint", v: value.toString() };
     case "object": {
       if (value === null) return null;
-      if (Array.isArray(value)) return value.map(encodeValue);
+      if (Array.isArray(value)) return mapChanged(value, encodeValue) as WireValue[];
       if (value instanceof Date) {
         const t = value.getTime();
         return { [TAG]: "date", v: Number.isNaN(t) ? null : t };
@@ -283,8 +283,7 @@ export function encodeValue(value: unknown): WireValue {
       if (proto !== Object.prototype && proto !== null) {
         throw new WireFormatError(`not plain data: a ${(value as object).constructor?.name ?? "class instance"} cannot cross the wire`);
       }
-      const out: { [key: string]: WireValue } = {};
-      for (const key of Object.keys(value)) setOwn(out, key, encodeValue((value as Record<string, unknown>)[key]));
+      const out = entriesChanged(value as Record<string, unknown>, encodeValue) as { [key: string]: WireValue };
       return Object.hasOwn(out, TAG) ? { [TAG]: "object", v: out } : out;
     }
     default:
@@ -292,10 +291,47 @@ export function encodeValue(value: unknown): WireValue {
   }
 }
 
+/*
+ * Copy on write: an array or object whose items all come out as they went in is returned
+ * itself (JSON.stringify reads it as it would the copy), and one that changes is copied from
+ * its first changed item on. Most replies are plain JSON already, and a copy of each of them
+ * was a visible part of a forwarded command's cost.
+ */
+function mapChanged(items: readonly unknown[], each: (v: never) => unknown): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const mapped = each(item as never);
+    if (out !== undefined) out.push(mapped);
+    else if (mapped !== item) {
+      out = items.slice(0, i);
+      out.push(mapped);
+    }
+  }
+  return out ?? (items as unknown[]);
+}
+
+function entriesChanged(obj: Record<string, unknown>, each: (v: never) => unknown): Record<string, unknown> {
+  const keys = Object.keys(obj);
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const item = obj[key];
+    const mapped = each(item as never);
+    if (out !== undefined) setOwn(out, key, mapped);
+    else if (mapped !== item) {
+      out = {};
+      for (let j = 0; j < i; j++) setOwn(out, keys[j]!, obj[keys[j]!]);
+      setOwn(out, key, mapped);
+    }
+  }
+  return out ?? obj;
+}
+
 export function decodeValue(value: WireValue): unknown {
   if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map(decodeValue);
-  if (!Object.hasOwn(value, TAG)) return decodeEntries(value);
+  if (Array.isArray(value)) return mapChanged(value, decodeValue);
+  if (!Object.hasOwn(value, TAG)) return entriesChanged(value, decodeValue);
   const v = value.v;
   switch (value[TAG]) {
     case "undefined":
@@ -311,15 +347,9 @@ export function decodeValue(value: WireValue): unknown {
     case "buffer":
       return Buffer.from(v as string, "base64");
     case "object":
-      if (isObject(v)) return decodeEntries(v);
+      if (isObject(v)) return entriesChanged(v, decodeValue);
   }
   throw new WireFormatError(`unknown tagged value ${JSON.stringify(value[TAG])}`);
-}
-
-function decodeEntries(obj: { [key: string]: WireValue }): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(obj)) setOwn(out, key, decodeValue(obj[key]!));
-  return out;
 }
 
 /** A key of the data, even "__proto__" (which plain assignment would take as the prototype). */
