@@ -14,6 +14,8 @@
  * Then the same traffic against the two-node floor (bench/read-floor-server.ts: a bare
  * owner that counts calls, and a bare forwarder that asks it for each over NATS), so each
  * process's share can be set beside what the least forwarding costs; --no-floor skips it.
+ * With READ_FLOOR_PLACEMENT=1 that pair forwards through the service's NatsPlacement instead:
+ * the protocol's own cost in the service's HTTP setting, without the service's other layers.
  *
  * The nats-server is found by name on this machine (pgrep -x nats-server); without one its
  * column is left out.

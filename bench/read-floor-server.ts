@@ -21,6 +21,8 @@
  * with one message. Nothing else: no ids per ask, no retries, no deadlines, no lease.
  */
 import { connect } from "@nats-io/transport-node";
+import { mailboxWireCodec } from "../actors/mailbox/wire.ts";
+import { ActorSystem, NatsPlacement } from "../actors/runtime/index.ts";
 
 const port = Number(process.argv[2]);
 const body = process.env.READ_FLOOR_BODY ?? "{}";
@@ -42,6 +44,22 @@ const count = (keyId: string): number => {
 };
 
 const nc = natsUrl ? await connect({ servers: natsUrl, name: `read-floor-${role}` }) : undefined;
+
+/**
+ * READ_FLOOR_PLACEMENT=1: the pair forwards through the service's NatsPlacement instead (an
+ * actor that counts as `admit` does, ownership fixed), everything else bare. What this pair
+ * costs beyond the floor is the placement protocol's alone, in the same HTTP setting as the
+ * service, apart from the service's other layers (key, fence, call log, row cache).
+ */
+const placement =
+  nc && process.env.READ_FLOOR_PLACEMENT === "1"
+    ? (() => {
+        const system = new ActorSystem({ idleMs: Infinity });
+        system.register({ kind: "mailbox", activate: async () => ({}), handle: (_state: unknown, msg: { args: string[] }) => ({ allowed: true, limit: LIMIT, remaining: count(msg.args[0]!), resetInMs }) });
+        const ownership = { self: role, partitionOf: () => 0, held: () => (role === "owner" ? 1 : undefined), ownerOf: () => "owner", refresh: async () => {} };
+        return new NatsPlacement({ nc, subjectPrefix: `${subject}.placement`, system, ownership, codec: mailboxWireCodec, askTimeoutMs: 5000, logger: { debug() {}, warn() {}, error() {} } });
+      })()
+    : undefined;
 
 if (nc && role === "owner") {
   nc.subscribe(subject, {
@@ -119,6 +137,7 @@ Bun.serve({
         const given = headers.get("x-request-id");
         // The key's id as the service finds it: between "Bearer svc_" and the dot (src/auth/tokens.ts).
         const keyId = auth.slice(11, auth.indexOf(".", 11));
+        if (placement && role === "forwarder") return placement.ask<{ remaining: number }>("mailbox", mailboxId, { name: "admit", args: [keyId] }).then((d) => respond(d.remaining, given));
         if (nc && role === "forwarder") return forward(mailboxId, keyId).then((left) => respond(left, given));
         return respond(count(keyId), given);
       },
