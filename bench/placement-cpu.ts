@@ -16,6 +16,7 @@ import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { mailboxWireCodec } from "../actors/mailbox/wire.ts";
 import { ActorSystem, NatsPlacement, type Ownership } from "../actors/runtime/index.ts";
 import { median } from "./cluster-lib.ts";
+import { floorForwarder, floorOwner } from "./floor-forward.ts";
 
 const ROLE = process.env.PLACEMENT_CPU_ROLE;
 const PREFIX = process.env.PLACEMENT_CPU_PREFIX ?? `placement-cpu-${crypto.randomUUID().slice(0, 8)}`;
@@ -43,60 +44,11 @@ const placement = (nc: NatsConnection, self: string): NatsPlacement => {
   return new NatsPlacement({ nc, subjectPrefix: `${PREFIX}.actors`, system, ownership: new Fixed(self), codec: mailboxWireCodec, askTimeoutMs: 5000, logger: { debug() {}, warn() {}, error() {} } });
 };
 
-/** The floor's owner: each line of a batch answered with a decision, one message back. */
-const floorOwner = (nc: NatsConnection): void => {
-  let left = 1e9;
-  nc.subscribe(`${PREFIX}.floor`, {
-    callback: (_err, msg) => {
-      let answer = "";
-      for (const _line of msg.string().split("\n")) answer += `${answer ? "\n" : ""}${JSON.stringify({ allowed: true, limit: 600, remaining: left--, resetInMs: 600_000 })}`;
-      if (msg.reply) nc.publish(msg.reply, answer);
-    },
-  });
-};
-
-/** The floor's forwarder: the commands of a turn as one message, a millisecond apart under load (as the placement batches). */
-const floorForwarder = (nc: NatsConnection) => {
-  let batch: { line: string; resolve: (v: unknown) => void }[] = [];
-  const sent = new Map<number, ((v: unknown) => void)[]>();
-  let seq = 0;
-  let lastFlushAt = -Infinity;
-  let lastSize = 0;
-  const inbox = `${PREFIX}.floor-reply`;
-  nc.subscribe(`${inbox}.*`, {
-    callback: (_err, msg) => {
-      const n = Number(msg.subject.slice(inbox.length + 1));
-      const waiting = sent.get(n) ?? [];
-      sent.delete(n);
-      const lines = msg.string().split("\n");
-      for (let i = 0; i < waiting.length; i++) waiting[i]!(JSON.parse(lines[i]!));
-    },
-  });
-  const flush = () => {
-    const out = batch;
-    batch = [];
-    lastFlushAt = performance.now();
-    lastSize = out.length;
-    const n = ++seq;
-    sent.set(
-      n,
-      out.map((a) => a.resolve),
-    );
-    nc.publish(`${PREFIX}.floor`, out.map((a) => a.line).join("\n"), { reply: `${inbox}.${n}` });
-  };
-  return (id: string, msg: unknown) =>
-    new Promise((resolve) => {
-      if (batch.push({ line: `${id} ${JSON.stringify(msg)}`, resolve }) !== 1) return;
-      const since = performance.now() - lastFlushAt;
-      if ((lastSize > 1 || sent.size > 0) && since < 1) setTimeout(flush, 1 - since);
-      else setImmediate(flush);
-    });
-};
-
 if (ROLE === "owner") {
   const nc = await connect({ servers: process.env.NATS_URL });
   placement(nc, "owner");
-  floorOwner(nc);
+  let left = 1e9;
+  floorOwner(nc, `${PREFIX}.floor`, () => JSON.stringify({ allowed: true, limit: 600, remaining: left--, resetInMs: 600_000 }));
   await nc.flush();
   console.log("up");
   await new Promise(() => {});
@@ -113,7 +65,7 @@ try {
   await (child.stdout as ReadableStream<Uint8Array>).getReader().read();
   const nc = await connect({ servers: process.env.NATS_URL });
   const forwarder = placement(nc, "forwarder");
-  const floor = floorForwarder(nc);
+  const floor = floorForwarder(nc, `${PREFIX}.floor`);
   const childCpuUs = () => {
     const f = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     return (Number(f[11]) + Number(f[12])) * 10_000;
@@ -129,7 +81,7 @@ try {
   };
   const sides = {
     placement: () => forwarder.ask("mailbox", ID, { name: "admit", args: [KEY] }),
-    floor: () => floor(ID, { name: "admit", args: [KEY] }),
+    floor: async () => JSON.parse(await floor(`${ID} ${JSON.stringify({ name: "admit", args: [KEY] })}`)),
   };
   const results = { placement: [] as Awaited<ReturnType<typeof run>>[], floor: [] as Awaited<ReturnType<typeof run>>[] };
   for (const send of Object.values(sides)) await run(send); // warm-up

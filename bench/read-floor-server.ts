@@ -23,6 +23,7 @@
 import { connect } from "@nats-io/transport-node";
 import { mailboxWireCodec } from "../actors/mailbox/wire.ts";
 import { ActorSystem, NatsPlacement } from "../actors/runtime/index.ts";
+import { floorForwarder, floorOwner } from "./floor-forward.ts";
 
 const port = Number(process.argv[2]);
 const body = process.env.READ_FLOOR_BODY ?? "{}";
@@ -61,56 +62,8 @@ const placement =
       })()
     : undefined;
 
-if (nc && role === "owner") {
-  nc.subscribe(subject, {
-    callback: (_err, msg) => {
-      if (!msg.reply) return;
-      const asks = msg.string().split("\n");
-      let answer = "";
-      for (const ask of asks) answer += `${answer ? "\n" : ""}${count(ask.slice(ask.indexOf(" ") + 1))}`;
-      nc.publish(msg.reply, answer);
-    },
-  });
-}
-
-/** The forwarder's asks of this turn and the batches sent, by number. */
-let batch: { line: string; resolve: (left: number) => void }[] = [];
-const sent = new Map<number, ((left: number) => void)[]>();
-let seq = 0;
-let lastFlushAt = -Infinity;
-let lastSize = 0;
-const inbox = `${subject}.reply.${crypto.randomUUID()}`;
-if (nc && role === "forwarder") {
-  nc.subscribe(`${inbox}.*`, {
-    callback: (_err, msg) => {
-      const n = Number(msg.subject.slice(inbox.length + 1));
-      const waiting = sent.get(n);
-      if (!waiting) return;
-      sent.delete(n);
-      const lefts = msg.string().split("\n");
-      for (let i = 0; i < waiting.length; i++) waiting[i]!(Number(lefts[i]));
-    },
-  });
-}
-const flush = () => {
-  const out = batch;
-  batch = [];
-  lastFlushAt = performance.now();
-  lastSize = out.length;
-  const n = ++seq;
-  sent.set(
-    n,
-    out.map((a) => a.resolve),
-  );
-  nc!.publish(subject, out.map((a) => a.line).join("\n"), { reply: `${inbox}.${n}` });
-};
-const forward = (mailboxId: string, keyId: string): Promise<number> =>
-  new Promise((resolve) => {
-    if (batch.push({ line: `${mailboxId} ${keyId}`, resolve }) !== 1) return;
-    const since = performance.now() - lastFlushAt;
-    if ((lastSize > 1 || sent.size > 0) && since < 1) setTimeout(flush, 1 - since);
-    else setImmediate(flush);
-  });
+if (nc && role === "owner") floorOwner(nc, subject, (ask) => String(count(ask.slice(ask.indexOf(" ") + 1))));
+const forward = nc && role === "forwarder" && !placement ? floorForwarder(nc, subject) : undefined;
 
 const respond = (left: number, given: string | null) =>
   new Response(body, {
@@ -138,7 +91,7 @@ Bun.serve({
         // The key's id as the service finds it: between "Bearer svc_" and the dot (src/auth/tokens.ts).
         const keyId = auth.slice(11, auth.indexOf(".", 11));
         if (placement && role === "forwarder") return placement.ask<{ remaining: number }>("mailbox", mailboxId, { name: "admit", args: [keyId] }).then((d) => respond(d.remaining, given));
-        if (nc && role === "forwarder") return forward(mailboxId, keyId).then((left) => respond(left, given));
+        if (forward) return forward(`${mailboxId} ${keyId}`).then((left) => respond(Number(left), given));
         return respond(count(keyId), given);
       },
     },
