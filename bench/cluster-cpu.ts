@@ -21,7 +21,7 @@
  * column is left out.
  */
 import { parseArgs } from "node:util";
-import { call, clusterOnFreshDatabase, cpuUs, floor, median, wrk } from "./cluster-lib.ts";
+import { call, clusterOnFreshDatabase, cpuUs, floor, mailboxWithKey, median, wrk } from "./cluster-lib.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" }, "no-floor": { type: "boolean", default: false }, seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" }, connections: { type: "string", default: "64" } } });
 const seconds = Number(values.seconds);
@@ -38,15 +38,13 @@ const c = await clusterOnFreshDatabase();
 const floors: Awaited<ReturnType<typeof floor>>[] = [];
 try {
   const a = await c.start("a");
-  const acct = await call(a.base, "POST", "/v1/accounts", c.admin, { slug: `bench-${Date.now().toString(36)}`, displayName: "Bench" });
-  const mailboxId: string = acct.primary_mailbox.id;
-  const key = await call(a.base, "POST", `/v1/mailboxes/${mailboxId}/api-keys`, c.admin, { name: "bench", scope: "mailbox" });
+  const { mailboxId, token } = await mailboxWithKey(a.base, c.admin);
   const b = await c.start("b");
   await c.waitBalanced(2);
   const ownerName = await c.ownerOf(mailboxId);
   const [owner, other] = ownerName === "a" ? [a, b] : [b, a];
   const path = `/v1/mailboxes/${mailboxId}`;
-  const headers = [`authorization: Bearer ${key.token}`];
+  const headers = [`authorization: Bearer ${token}`];
   const nats = natsPid === undefined ? [] : ([["nats-server", natsPid]] as [string, number][]);
   const all = { owner: "to the owner", other: "to the other node (all forwarded)", both: "to both (half forwarded)" } as const;
   const modes = values.only === undefined ? (Object.keys(all) as (keyof typeof all)[]) : [values.only in all ? (values.only as keyof typeof all) : fail(`--only is owner, other or both`)];
@@ -81,7 +79,7 @@ try {
   console.log(`GET /v1/mailboxes/{id} on two nodes, PostgreSQL + NATS, ${connections} connections, ${rounds} rounds of ${seconds}s; CPU µs per request served, median of the rounds`);
   await measure("", { base: owner.base, pid: owner.svc.proc.pid }, { base: other.base, pid: other.svc.proc.pid });
   if (!values["no-floor"]) {
-    const body = JSON.stringify(await call(owner.base, "GET", path, key.token));
+    const body = JSON.stringify(await call(owner.base, "GET", path, token));
     const subject = `read-floor-${Date.now().toString(36)}`;
     floors.push(await floor(body, { role: "owner", subject }), await floor(body, { role: "forwarder", subject }));
     const [fo, ff] = floors.map((f) => ({ base: f.url, pid: f.pid }));

@@ -7,7 +7,7 @@
  *   NATS_URL=nats://… bun bench/cluster-failover.ts [--rounds 10]
  */
 import { parseArgs } from "node:util";
-import { call, clusterOnFreshDatabase, fmt, median } from "./cluster-lib.ts";
+import { call, clusterOnFreshDatabase, fmt, mailboxWithKey, median } from "./cluster-lib.ts";
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "10" }, lease: { type: "string", default: "3000" } } });
 const rounds = Number(values.rounds);
@@ -19,22 +19,20 @@ try {
   await c.start(`f${n++}`);
   await c.waitBalanced(2);
   const first = [...c.nodes.values()][0]!;
-  const acct = await call(first.base, "POST", "/v1/accounts", c.admin, { slug: `failover-${Date.now().toString(36)}`, displayName: "Bench" });
-  const mailboxId: string = acct.primary_mailbox.id;
-  const key = await call(first.base, "POST", `/v1/mailboxes/${mailboxId}/api-keys`, c.admin, { name: "bench", scope: "mailbox" });
+  const { mailboxId, token } = await mailboxWithKey(first.base, c.admin);
   const times: number[] = [];
   for (let r = 0; r < rounds; r++) {
     const ownerName = await c.ownerOf(mailboxId);
     const owner = c.nodes.get(ownerName!)!;
     const survivor = [...c.nodes.values()].find((x) => x !== owner)!;
     // The mailbox is active and served before the kill.
-    await call(survivor.base, "GET", `/v1/mailboxes/${mailboxId}`, key.token);
+    await call(survivor.base, "GET", `/v1/mailboxes/${mailboxId}`, token);
     owner.svc.proc.kill("SIGKILL");
     await owner.svc.proc.exited;
     c.nodes.delete(owner.name);
     const t0 = performance.now();
     for (;;) {
-      const res = await fetch(`${survivor.base}/v1/mailboxes/${mailboxId}`, { headers: { authorization: `Bearer ${key.token}` } });
+      const res = await fetch(`${survivor.base}/v1/mailboxes/${mailboxId}`, { headers: { authorization: `Bearer ${token}` } });
       await res.arrayBuffer();
       if (res.status === 200) break;
       await Bun.sleep(20);

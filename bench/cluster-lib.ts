@@ -78,6 +78,14 @@ export async function call(base: string, method: string, path: string, token: st
   return res.json();
 }
 
+/** A new account on `base` and a mailbox-scoped key for its primary mailbox: what each cluster bench reads with. */
+export async function mailboxWithKey(base: string, admin: string): Promise<{ mailboxId: string; token: string }> {
+  const acct = await call(base, "POST", "/v1/accounts", admin, { slug: `bench-${Date.now().toString(36)}`, displayName: "Bench" });
+  const mailboxId: string = acct.primary_mailbox.id;
+  const key = await call(base, "POST", `/v1/mailboxes/${mailboxId}/api-keys`, admin, { name: "bench", scope: "mailbox" });
+  return { mailboxId, token: key.token };
+}
+
 /**
  * A bare Bun.serve in its own process answering `body` to everything, started with the
  * runtime settings `npm start` gives the service (the allocator's), so that the ratio

@@ -12,7 +12,7 @@
  *   NATS_URL=nats://… bun bench/cluster-read.ts [--seconds 8] [--connections 64] [--rounds 2]
  */
 import { parseArgs } from "node:util";
-import { call, ceiling, clusterOnFreshDatabase, floor, fmt, median, quantile, wrk } from "./cluster-lib.ts";
+import { call, ceiling, clusterOnFreshDatabase, floor, fmt, mailboxWithKey, median, quantile, wrk } from "./cluster-lib.ts";
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "8" }, connections: { type: "string", default: "64" }, rounds: { type: "string", default: "2" }, samples: { type: "string", default: "2000" } } });
 const seconds = Number(values.seconds);
@@ -25,13 +25,11 @@ let ceil: Awaited<ReturnType<typeof ceiling>> | undefined;
 const floors: Awaited<ReturnType<typeof floor>>[] = [];
 try {
   const a = await c.start("a");
-  const acct = await call(a.base, "POST", "/v1/accounts", c.admin, { slug: `bench-${Date.now().toString(36)}`, displayName: "Bench" });
-  const mailboxId: string = acct.primary_mailbox.id;
-  const key = await call(a.base, "POST", `/v1/mailboxes/${mailboxId}/api-keys`, c.admin, { name: "bench", scope: "mailbox" });
-  const body = JSON.stringify(await call(a.base, "GET", `/v1/mailboxes/${mailboxId}`, key.token));
+  const { mailboxId, token } = await mailboxWithKey(a.base, c.admin);
+  const body = JSON.stringify(await call(a.base, "GET", `/v1/mailboxes/${mailboxId}`, token));
   ceil = await ceiling(body);
   const path = `/v1/mailboxes/${mailboxId}`;
-  const auth = [`authorization: Bearer ${key.token}`];
+  const auth = [`authorization: Bearer ${token}`];
 
   const runCeiling = () => wrk(ceil!.url + path, { connections, seconds });
   const one = () => wrk(a.base + path, { connections, seconds, headers: auth });
@@ -85,7 +83,7 @@ try {
     const xs: number[] = [];
     for (let i = 0; i < samples; i++) {
       const t0 = performance.now();
-      const res = await fetch(base + path, { headers: { authorization: `Bearer ${key.token}` } });
+      const res = await fetch(base + path, { headers: { authorization: `Bearer ${token}` } });
       await res.arrayBuffer();
       xs.push(performance.now() - t0);
     }

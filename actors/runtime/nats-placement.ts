@@ -399,8 +399,8 @@ export class NatsPlacement implements Placement {
 
   /**
    * An ask or read to wherever its actor lives. The usual forwarded case, an owner known and
-   * answering the first attempt, takes one promise and no async frame: on every forwarded
-   * request of a busy node, the retry loop's machinery was a measurable share of the cost.
+   * answering the first attempt, takes one promise and no async frame: it runs on every
+   * forwarded request, and the retry loop is needed only once an attempt goes unanswered.
    */
   private route(kind: string, id: string, msg: unknown, opts: AskOptions | undefined, read: boolean): Promise<unknown> {
     const timeoutMs = opts?.timeoutMs;
