@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { Compiled, slot, slotsOf } from "../../db/compiled.ts";
 import { messages } from "../../db/schema/index.ts";
 import type { Disposition } from "../../db/schema/knowledge.ts";
+import { textVectorOf } from "./text-vector-store.ts";
 import type { ProcessedMail } from "./types.ts";
 
 /** What processing knows of a message before its assessment: the content half of it, and the rest. */
@@ -10,13 +11,14 @@ export type ParsedResult = Omit<ProcessedMail, "assessment">;
 
 /**
  * The content half of a processed message: what its parse says it is (sender, subject, cc,
- * texts, headers, attachment names). These are the columns the full-text vector of migration
- * 0006 is generated from, and computing that vector is most of what storing a processed
+ * texts, headers, attachment names). These are the columns the full-text vector (migrations
+ * 0006 and 0018) is made from, and computing that vector is most of what storing a processed
  * message costs the database (~3 ms for 20 KiB of text, against ~0.2 ms for the rest of the
  * row). So `mail.process` writes them here, on a pool connection of its own, before it hands
  * the result to the mailbox's actor; the actor's update then sets only what it decides
  * (thread, status, verdict, processed_at), and PostgreSQL does not compute the vector again
- * for columns that update leaves alone. The actor's transaction, and the arrivals queued
+ * for columns that update leaves alone. The text part of the vector is made by the service
+ * where it can be (src/mail/text-vector.ts). The actor's transaction, and the arrivals queued
  * behind it, no longer wait for text indexing, and the messages of one mailbox are indexed on
  * as many connections as there are jobs running.
  *
@@ -30,14 +32,15 @@ export type ParsedResult = Omit<ProcessedMail, "assessment">;
  * nothing was written (the message is processed already, or gone); the caller reads it apart.
  */
 export async function storeContent(db: Db, messageId: string, mail: ParsedResult, sender: string): Promise<Disposition | undefined> {
-  const values = { ...contentColumns(mail), id: messageId };
+  const vector = await textVectorOf(db, mail.extractedText ?? mail.textBody ?? "");
+  const values = { ...contentColumns(mail), id: messageId, vector: vector === null ? "" : `${messageId} ${vector}` };
   const [row] = sender ? await STORE_WITH_SENDER.run(db, { ...values, sender: sender.toLowerCase() }) : await STORE.run(db, values);
   return row?.disposition;
 }
 
 /** The content columns, in the order `contentColumns` gives them. */
 const CONTENT = ["fromAddress", "subject", "cc", "textBody", "htmlBody", "extractedText", "quotedText", "headers", "attachmentNames"] as const;
-type ContentValues = ReturnType<typeof contentColumns> & { id: string };
+type ContentValues = ReturnType<typeof contentColumns> & { id: string; vector: string };
 
 /**
  * The statement, built once (db/compiled.ts), with the disposition of a sender or of none.
@@ -48,7 +51,7 @@ const storeStatement = (disposition: SQL<Disposition>) => (db: Db) =>
   db
     .update(messages)
     .set(slotsOf(CONTENT))
-    .where(and(eq(messages.id, slot<string>("id")), isNull(messages.processedAt), ASYNC_COMMIT))
+    .where(and(eq(messages.id, slot<string>("id")), isNull(messages.processedAt), ASYNC_COMMIT, TEXT_VECTOR))
     .returning({ disposition });
 const STORE_WITH_SENDER = new Compiled<ContentValues & { sender: string }, { disposition: Disposition }[]>(
   storeStatement(
@@ -65,6 +68,14 @@ const STORE = new Compiled<ContentValues, { disposition: Disposition }[]>(storeS
  * so that it costs no round trip; `true` makes it last only for this statement's transaction.
  */
 const ASYNC_COMMIT = sql`set_config('synchronous_commit', 'off', true) is not null`;
+
+/**
+ * The text part of the message's full-text vector, made by the service where it can be
+ * (src/mail/text-vector.ts), handed to the row's trigger (migration 0018) as
+ * "<message id> <tsvector literal>"; empty where PostgreSQL makes it itself. Transaction-local,
+ * and the trigger takes it only for the row of that id, so it cannot reach another row.
+ */
+const TEXT_VECTOR = sql`set_config('mailroom.text_vector', ${slot<string>("vector")}, true) is not null`;
 
 /** The content columns of a processed message (see storeContent). */
 export function contentColumns(mail: ParsedResult) {

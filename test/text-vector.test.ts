@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/migrate.ts";
+import { messages } from "../db/schema/index.ts";
+import { benchText } from "../bench/lib.ts";
+import { putBlob } from "../src/mail/blobs.ts";
+import { storeContent } from "../src/mail/content.ts";
+import { tokenizeText } from "../src/mail/text-vector.ts";
+import { textVectorOf } from "../src/mail/text-vector-store.ts";
+import type { ProcessedMail } from "../src/mail/types.ts";
+import { seedAccount, startTestService, type TestService } from "./harness.ts";
+import { rfc822 } from "./mail-support.ts";
+
+/**
+ * The text part of a message's full-text vector is made by the service where it can name the
+ * tokens exactly as PostgreSQL's parser would (src/mail/text-vector.ts), and by PostgreSQL
+ * otherwise. Search compares what `websearch_to_tsquery('english', …)` makes of a query with
+ * this vector, so the two must be the same vector, not a similar one: every check here is
+ * equality with what PostgreSQL itself makes, on the database the suite runs on.
+ */
+
+let t: TestService;
+let s: Awaited<ReturnType<typeof seedAccount>>;
+beforeAll(async () => {
+  t = await startTestService();
+  s = await seedAccount(t);
+});
+afterAll(() => t.stop());
+
+const db = () => t.service.internals.database.db;
+const query = async <T>(q: ReturnType<typeof sql>) => rowsOf<T>(await db().execute(q));
+
+/** Whether our literal is the vector PostgreSQL makes of `text`; both texts when it is not. */
+async function sameAsPostgres(text: string): Promise<{ same: boolean; ours: string; theirs: string }> {
+  const ours = await textVectorOf(db(), text);
+  if (ours === null) throw new Error(`no vector made for ${JSON.stringify(text.slice(0, 80))}`);
+  const [r] = await query<{ same: boolean; ours: string; theirs: string }>(
+    sql`select ${ours}::tsvector = setweight(to_tsvector('english', left(${text}, 200000)), 'C') as same, ${ours}::tsvector::text as ours, setweight(to_tsvector('english', left(${text}, 200000)), 'C')::text as theirs`,
+  );
+  return r!;
+}
+
+// Deterministic texts: pieces of real words and every printable ASCII character, so that the
+// tokenizer meets hosts, numbers, hyphens, apostrophes and stray punctuation.
+const WORDS = ["the", "Running", "cats", "don't", "I'm", "well-known", "e-mail", "follow-up", "a", "x", "12", "ab12", "1e5", "0x1F", "HATS", "example.com", "3.5", "v2.0", "-", "--", "...", "re:", "(see)", '"quoted"'];
+const ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join("") + "\n\t\r";
+function texts(count: number, seed: number, alphabet: string): string[] {
+  let state = seed;
+  const next = (n: number) => ((state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff), state % n);
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let text = "";
+    const pieces = 1 + next(30);
+    for (let p = 0; p < pieces; p++) text += next(3) === 0 ? alphabet[next(alphabet.length)] : WORDS[next(WORDS.length)] + (next(2) ? " " : "");
+    out.push(text);
+  }
+  return out;
+}
+
+describe("the text vector made by the service", () => {
+  test("equals PostgreSQL's for every generated text it makes one for", async () => {
+    let made = 0;
+    const failures: string[] = [];
+    for (const [seed, alphabet] of [
+      [1, ASCII],
+      [2, " \n,;:!?()'\"abcXYZ019"],
+      [3, " -.abc12"],
+    ] as const) {
+      for (const text of texts(1000, seed, alphabet)) {
+        if (!tokenizeText(text)) continue;
+        made++;
+        const r = await sameAsPostgres(text);
+        if (!r.same) failures.push(`${JSON.stringify(text)}\n  ours:   ${r.ours}\n  theirs: ${r.theirs}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    // The check means something only if most texts were made here, not left to PostgreSQL.
+    expect(made).toBeGreaterThan(500);
+  });
+
+  test("prose, stop words, case and hyphenated words", async () => {
+    for (const text of [
+      benchText("A short note about the meeting tomorrow. ", 8 * 1024, "prose"),
+      "The cat's HATS and the RUNNING dogs: well-known, follow-up (e-mail) - see -- above!",
+      "",
+      "   ",
+      "the and of",
+    ]) {
+      expect(tokenizeText(text)).not.toBeNull();
+      expect((await sameAsPostgres(text)).same).toBe(true);
+    }
+  });
+
+  test("PostgreSQL's limits: a lexeme keeps its first 255 positions, and positions stop at 16383", async () => {
+    const many = "word other ".repeat(300);
+    const long = benchText("Long. ", 150_000, "prose") + " closing words";
+    expect((await sameAsPostgres(many)).same).toBe(true);
+    expect(tokenizeText(long)!.starts.flat().length).toBeGreaterThan(16_383);
+    expect((await sameAsPostgres(long)).same).toBe(true);
+    // Beyond 200,000 characters the vector stops, as migration 0006's left(…) does.
+    expect((await sameAsPostgres("alpha ".repeat(40_000) + "omega")).same).toBe(true);
+  });
+
+  test("text whose tokens only PostgreSQL can name is left to it", () => {
+    for (const text of ["mail bob@example.com now", "see https://example.com/x", "version 1.2.3", "it costs -5", "2024-01-05", "café", "smart ’quotes’", "a_b", "<b>bold</b>", "x&amp;y", "end.Next"]) {
+      expect(tokenizeText(text)).toBeNull();
+    }
+  });
+});
+
+describe("a message's full-text vector", () => {
+  async function receivedMessage(subject: string): Promise<string> {
+    const raw = new TextEncoder().encode(rfc822({ From: "ann@example.com", To: s.agent.email_address, Subject: subject }, "Body.\r\n"));
+    const id = randomUUID();
+    await db()
+      .insert(messages)
+      .values({ id, mailboxId: s.agent.id, transport: "smtp", direction: "inbound", status: "received", fromAddress: "ann@example.com", toAddress: s.agent.email_address, subject, rawSha256: await putBlob(db(), raw), rawSize: raw.byteLength });
+    return id;
+  }
+  const processed = (text: string, file = "report-2024_final.pdf"): ProcessedMail => ({
+    headers: [{ key: "Subject", value: "Quarterly figures" }],
+    messageIdHeader: null,
+    inReplyTo: null,
+    references: [],
+    subject: "Quarterly figures",
+    fromAddress: "ann@example.com",
+    toAddresses: [s.agent.email_address],
+    ccAddresses: ["cc.person@example.org"],
+    replyTo: [],
+    textBody: text,
+    htmlBody: null,
+    extractedText: text,
+    snippet: text.slice(0, 100),
+    attachments: [{ filename: file, mimeType: "application/pdf", size: 5, contentId: null, sha256: null, rawOffset: 0, rawLength: 5, transferEncoding: "identity" as const }],
+    assessment: { riskLevel: "low", triageLabel: "fyi", signals: [], auth: { spf: "none", dkim: "none", dmarc: "none" }, autoReplyBlocked: false },
+  });
+  /** The stored vector against migration 0006's expression, computed now from the row. */
+  const asGenerated = async (id: string) => {
+    const [r] = await query<{ same: boolean; hits: boolean }>(sql`
+      select search_tsv = (
+        setweight(to_tsvector('english', left(subject, 2000)), 'A')
+        || setweight(to_tsvector('english', left(from_address || ' ' || to_address || ' ' || translate(cc::text, '[]",', '    '), 4000)
+          || ' ' || translate(left(from_address || ' ' || to_address || ' ' || cc::text, 4000), '@.[]",', '      ')), 'B')
+        || setweight(to_tsvector('english', left(attachment_names, 4000) || ' ' || translate(left(attachment_names, 4000), '-_.', '   ')), 'B')
+        || setweight(to_tsvector('english', left(coalesce(extracted_text, text_body, ''), 200000)), 'C')
+      ) as same, search_tsv @@ websearch_to_tsquery('english', 'meetings') as hits
+      from messages where id = ${id}`);
+    return r!;
+  };
+
+  test("is what the generated column made, whether the service or PostgreSQL made the text part", async () => {
+    const prose = benchText("A short note about the meetings tomorrow. ", 8 * 1024, "prose");
+    const other = "Meetings at café Zürich, see https://example.com/agenda for 2024-01-05.";
+    expect(tokenizeText(prose)).not.toBeNull();
+    expect(tokenizeText(other)).toBeNull();
+    for (const text of [prose, other]) {
+      const id = await receivedMessage("Quarterly figures");
+      expect(await asGenerated(id)).toEqual({ same: true, hits: false });
+      await storeContent(db(), id, processed(text), "ann@example.com");
+      expect(await asGenerated(id)).toEqual({ same: true, hits: true });
+      // An update of other columns leaves the vector as it is; one of its columns remakes it.
+      await db().execute(sql`update messages set status = 'processed', snippet = 'x' where id = ${id}`);
+      expect(await asGenerated(id)).toEqual({ same: true, hits: true });
+      await db().execute(sql`update messages set subject = 'Renamed', text_body = 'nothing here', extracted_text = null where id = ${id}`);
+      expect(await asGenerated(id)).toEqual({ same: true, hits: false });
+    }
+  });
+
+  test("a vector handed in for one message never reaches another row", async () => {
+    const a = await receivedMessage("First");
+    const b = await receivedMessage("Second");
+    await db().transaction(async (tx) => {
+      await tx.execute(sql`select set_config('mailroom.text_vector', ${`${a} 'meet':1C`}, true)`);
+      await tx.execute(sql`update messages set text_body = 'plain words' where id = ${b}`);
+      await tx.execute(sql`update messages set text_body = 'other words' where id = ${a}`);
+      await tx.execute(sql`update messages set text_body = 'third words' where id = ${a}`);
+    });
+    const [rb] = await query<{ v: string }>(sql`select search_tsv::text as v from messages where id = ${b}`);
+    expect(rb!.v).toContain("'plain'");
+    expect(rb!.v).not.toContain("'meet'");
+    // Taken once by the row it names, then cleared: the second update computes its own.
+    const [ra] = await query<{ v: string }>(sql`select search_tsv::text as v from messages where id = ${a}`);
+    expect(ra!.v).toContain("'third'");
+    expect(ra!.v).not.toContain("'meet'");
+    expect(await asGenerated(a)).toEqual({ same: true, hits: false });
+  });
+});
