@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../../db/migrate.ts";
-import { textVectorLiteral, tokenizeText, type WordLexemes } from "./text-vector.ts";
+import { type Lexemes, type SegmentVector, textVectorLiteral, tokenizeText } from "./text-vector.ts";
 
 /**
  * Words' lexemes as this database's `english` configuration makes them, asked for once per
@@ -10,7 +10,7 @@ import { textVectorLiteral, tokenizeText, type WordLexemes } from "./text-vector
  * cache forgets everything when full rather than tracking use: refilling costs one statement.
  */
 const CACHE_LIMIT = 200_000;
-const caches = new WeakMap<Db, Map<string, WordLexemes>>();
+const caches = new WeakMap<Db, Map<string, Lexemes>>();
 
 /** At most this many words per statement, so a hostile text's new words cost bounded statements. */
 const WORDS_PER_STATEMENT = 5_000;
@@ -18,37 +18,76 @@ const WORDS_PER_STATEMENT = 5_000;
 /**
  * The `setweight(to_tsvector('english', …), 'C')` literal of `text`, or null where only
  * PostgreSQL can make it (see tokenizeText); the message trigger of migration 0018 computes
- * it then, as it would have anyway.
+ * it then, as it would have anyway. One statement when the text has new words or segments
+ * only PostgreSQL can split, none otherwise.
  */
 export async function textVectorOf(db: Db, text: string): Promise<string | null> {
   const tokens = tokenizeText(text);
-  if (!tokens) return null;
+  // A segment with the end marker's word in it is left to PostgreSQL: the marker must be its last.
+  if (!tokens || tokens.segments.some((segment) => segment.toLowerCase().includes(END))) return null;
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const missing = tokens.words.filter((w) => !cache.has(w));
-  if (missing.length) {
-    if (cache.size + missing.length > CACHE_LIMIT) cache.clear();
-    for (let i = 0; i < missing.length; i += WORDS_PER_STATEMENT) await lookUp(db, missing.slice(i, i + WORDS_PER_STATEMENT), cache);
+  if (cache.size + missing.length > CACHE_LIMIT) cache.clear();
+  let segments: SegmentVector[] = [];
+  if (missing.length > 0 || tokens.segments.length > 0) {
+    // The segments go with the first statement; further ones only when a text has many new words.
+    for (let i = 0; i === 0 || i < missing.length; i += WORDS_PER_STATEMENT) {
+      const answer = await lookUp(db, missing.slice(i, i + WORDS_PER_STATEMENT), i === 0 ? tokens.segments : []);
+      if (!answer) return null;
+      for (const [word, lexemes] of answer.words) cache.set(word, lexemes);
+      if (i === 0) segments = answer.segments;
+    }
   }
-  return textVectorLiteral(tokens, (w) => cache.get(w) ?? NONE);
+  return textVectorLiteral(tokens, (w) => cache.get(w) ?? NONE, segments);
 }
 
-const NONE: WordLexemes = [];
+const NONE: Lexemes = [];
 
-/** Each word's lexemes and their positions within it (a hyphenated word makes several). */
-async function lookUp(db: Db, words: string[], cache: Map<string, WordLexemes>): Promise<void> {
+type Row = { kind: "w" | "s"; key: string; lexeme: string | null; positions: string | null };
+
+/**
+ * Ends every segment: its position, less one, is how many positions the segment took
+ * (PostgreSQL counts stop words, which leave no lexeme, so the lexemes alone cannot tell).
+ * A word no dictionary changes; were it in a segment's own text, only its last position is the
+ * marker's.
+ */
+const END = "mailroomend";
+
+/**
+ * Each word's lexemes and their positions within it (a hyphenated word makes several); each
+ * segment's lexemes and how many positions it takes. Null when the marker did not come back as
+ * itself (a changed `english` configuration): the text is then left to PostgreSQL.
+ */
+async function lookUp(db: Db, words: string[], segments: string[]): Promise<{ words: Map<string, Lexemes>; segments: SegmentVector[] } | null> {
   // Words are letters, digits and hyphens: a space separates them safely in one parameter.
-  const rows = rowsOf<{ word: string; lexeme: string | null; positions: string | null }>(
+  const rows = rowsOf<Row>(
     await db.execute(sql`
-      select w.word, t.lexeme, array_to_string(t.positions, ',') as positions
+      select 'w' as kind, w.word as key, t.lexeme, array_to_string(t.positions, ',') as positions
       from unnest(string_to_array(${words.join(" ")}::text, ' ')) as w(word)
-      left join lateral unnest(to_tsvector('english', w.word)) as t on true`),
+      left join lateral unnest(to_tsvector('english', w.word)) as t on true
+      union all
+      select 's', s.ord::text, t.lexeme, array_to_string(t.positions, ',')
+      from jsonb_array_elements_text(${JSON.stringify(segments)}::text::jsonb) with ordinality as s(seg, ord)
+      cross join lateral unnest(to_tsvector('english', s.seg || ${` ${END}`}::text)) as t`),
   );
   const found = new Map<string, Array<readonly [string, number[]]>>();
   for (const word of words) found.set(word, []);
+  const vectors: Array<{ lexemes: Array<readonly [string, number[]]>; count: number }> = segments.map(() => ({ lexemes: [], count: -1 }));
   for (const row of rows) {
     if (row.lexeme === null || row.positions === null) continue;
-    found.get(row.word)?.push([row.lexeme, row.positions.split(",").map(Number)]);
+    const positions = row.positions.split(",").map(Number);
+    if (row.kind === "w") {
+      found.get(row.key)?.push([row.lexeme, positions]);
+      continue;
+    }
+    const vector = vectors[Number(row.key) - 1]!;
+    if (row.lexeme === END) {
+      vector.count = positions.pop()! - 1;
+      if (positions.length === 0) continue;
+    }
+    vector.lexemes.push([row.lexeme, positions]);
   }
-  for (const [word, lexemes] of found) cache.set(word, lexemes);
+  if (vectors.some((v) => v.count < 0)) return null;
+  return { words: found, segments: vectors };
 }

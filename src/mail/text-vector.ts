@@ -4,19 +4,23 @@
  * Migration 0006 indexes a message's text as `setweight(to_tsvector('english', left(text,
  * 200000)), 'C')`. Most of that cost is PostgreSQL's text-search parser walking the text a
  * character at a time (about 2 ms of backend CPU for 8 KiB of prose, against 0.2 ms for the
- * rest of the row), and it runs on the database, the one process every node shares. So for
- * text whose tokens we can name exactly as that parser would, we split it here and ask
+ * rest of the row), and it runs on the database, the one process every node shares. So we
+ * split the text here where we can name its tokens exactly as that parser would, ask
  * PostgreSQL only for the lexemes of words it has not been asked about before (a word's
- * lexemes do not depend on its neighbours), then hand it the finished vector.
+ * lexemes do not depend on its neighbours) and for the pieces we cannot split, and hand it the
+ * finished vector.
  *
  * "Exactly" is the point: search runs `websearch_to_tsquery('english', …)` against the vector,
  * so a vector that differs from what PostgreSQL would make is a search that silently misses.
- * Tokens are split only where the parser's rules are plain, checked against PostgreSQL itself
- * (test/text-vector.test.ts): ASCII letters and digits, with spaces and simple punctuation
- * between them, and words joined by hyphens. Anything else (any non-ASCII character, whose
- * class depends on the database's locale; a dot or slash inside a token, which makes hosts,
- * paths, versions and numbers; `@`, `<`, `&`, `_`, `+`, signs) makes `tokenizeText` give up
- * with null, and PostgreSQL indexes that text itself, as before.
+ * Every rule here is checked against PostgreSQL itself (test/text-vector.test.ts).
+ *
+ * The parser starts afresh after whitespace (outside an HTML tag or comment, which is why a
+ * text with `<` is left to PostgreSQL whole), so the text is taken a chunk (a run without
+ * whitespace) at a time. A chunk is split here when it holds only words of ASCII letters,
+ * numbers of digits, simple punctuation between them, and words joined by hyphens. Any other chunk (a non-ASCII
+ * character, whose class depends on the database's locale; a dot or slash inside a token,
+ * which makes hosts, paths, versions and numbers; `@`, `&`, `_`, `+`, signs) joins a segment
+ * that PostgreSQL splits, and tells us how many positions it took.
  */
 
 /** How much of the text the vector covers (migration 0006's `left(…, 200000)`). */
@@ -24,137 +28,305 @@ export const TEXT_VECTOR_LIMIT = 200_000;
 /** PostgreSQL's tsvector limits: positions stop at 16383, and a lexeme keeps at most 255 of them. */
 const MAX_POSITION = 16_383;
 const MAX_POSITIONS = 255;
-/** Longer words are skipped by PostgreSQL (with a notice); we leave such texts to it. */
-const MAX_WORD = 1_000;
+/**
+ * PostgreSQL skips a word of 2047 bytes or more without counting its position, which its
+ * token count would not show: a text with a chunk that long is left to it whole.
+ */
+const MAX_CHUNK = 2_000;
 
 /**
- * The words of a text in the order PostgreSQL's parser numbers them. A word is a run of ASCII
- * letters and digits, or a hyphenated word (letters only in every part), which the parser
- * counts as the whole word and then each part. `starts[i]` lists the positions where `words[i]`
- * (lower-cased) begins; `span[i]` is how many positions it takes.
+ * A text split as PostgreSQL's parser would number its tokens. A word is a run of ASCII
+ * letters or of digits, or a hyphenated word (letters only in every part), which the parser
+ * counts as the whole word and then each part. `starts[i]` lists where `words[i]`
+ * (lower-cased) begins, counting only the positions of words; `span[i]` is how many positions
+ * it takes. `segments` are the pieces left to PostgreSQL, in order; `after[i]` counts the word
+ * positions before segment i. A word's position in the vector is its start plus the positions
+ * of the segments before it.
  */
 export interface TextTokens {
   words: string[];
   starts: number[][];
   span: number[];
+  segments: string[];
+  after: number[];
 }
 
-// Character classes, by char code (ASCII only; anything else is unsafe).
+// Character classes, by char code (ASCII only; 0 for anything else).
 const LETTER = 1;
 const DIGIT = 2;
-const SEPARATOR = 4; // always a blank between tokens
-const DOT = 8; // a blank unless a letter or digit follows
+const SEPARATOR = 4; // a blank between tokens
+const DOT = 8; // a blank only before punctuation or whitespace
 const HYPHEN = 16;
+const SPACE = 32; // ends a chunk
 const CLASS = new Uint8Array(128);
 for (let c = 65; c <= 90; c++) CLASS[c] = LETTER;
 for (let c = 97; c <= 122; c++) CLASS[c] = LETTER;
 for (let c = 48; c <= 57; c++) CLASS[c] = DIGIT;
-for (const ch of " \t\n\r,;:!?()\"'[]{}*=#%$^|`") CLASS[ch.charCodeAt(0)] = SEPARATOR;
+for (const ch of ",;:!?()\"'[]{}*=#%$^|`") CLASS[ch.charCodeAt(0)] = SEPARATOR;
+for (const ch of " \t\n\r") CLASS[ch.charCodeAt(0)] = SPACE;
 CLASS[46] = DOT;
 CLASS[45] = HYPHEN;
 const ALNUM = LETTER | DIGIT;
+const classAt = (text: string, i: number): number => {
+  const c = text.charCodeAt(i);
+  return c < 128 ? CLASS[c]! : 0;
+};
 
-const NON_ASCII = /[^\x00-\x7f]/;
-
-/** The text's words as PostgreSQL's default parser would number them, or null where we cannot be sure. */
+/**
+ * The text's tokens, or null where only PostgreSQL can split it at all (a `<`, a NUL, a chunk
+ * over MAX_CHUNK characters).
+ */
 export function tokenizeText(full: string): TextTokens | null {
   const text = full.length > TEXT_VECTOR_LIMIT ? full.slice(0, TEXT_VECTOR_LIMIT) : full;
-  // Any non-ASCII character's class depends on the database's locale. Checked first, so that
-  // the lower-cased copy has the same characters at the same offsets.
-  if (NON_ASCII.test(text)) return null;
-  const lower = text.toLowerCase();
-  const index = new Map<string, number>();
-  const words: string[] = [];
-  const starts: number[][] = [];
-  const span: number[] = [];
+  if (text.includes("<") || text.includes("\0")) return null;
+  const index = new WordIndex(text);
+  const out: TextTokens = { words: [], starts: [], span: [], segments: [], after: [] };
   let position = 0;
-  let i = 0;
+  // The segment being gathered: from the start of its first chunk to the end of its last.
+  let segmentFrom = -1;
+  let segmentTo = -1;
+  // A chunk's words, kept until the whole chunk is known to be ours: [from, to, parts] each.
+  const found = FOUND;
   const n = text.length;
+  let i = 0;
   while (i < n) {
-    const cls = CLASS[text.charCodeAt(i)]!;
+    if (classAt(text, i) === SPACE) {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < n && classAt(text, end) !== SPACE) end++;
+    if (end - i > MAX_CHUNK) return null;
+    const count = splitChunk(text, i, end, found);
+    if (count >= 0) {
+      if (segmentFrom >= 0) {
+        out.segments.push(text.slice(segmentFrom, segmentTo));
+        out.after.push(position);
+        segmentFrom = -1;
+      }
+      for (let f = 0; f < count; f += 3) {
+        const from = found[f]!;
+        const to = found[f + 1]!;
+        const parts = found[f + 2]!;
+        let k = index.find(from, to);
+        if (k < 0) {
+          k = index.add(from, to);
+          out.words.push(text.slice(from, to).toLowerCase());
+          out.starts.push([position + 1]);
+          out.span.push(parts > 1 ? parts + 1 : 1);
+        } else out.starts[k]!.push(position + 1);
+        position += out.span[k]!;
+      }
+    } else {
+      // A segment keeps the whitespace around it: the parser reads some tokens differently at
+      // the very start of its input ("~18%" is a file name there, a number after a space).
+      if (segmentFrom < 0) segmentFrom = i > 0 ? i - 1 : 0;
+      segmentTo = end < n ? end + 1 : end;
+    }
+    i = end;
+  }
+  if (segmentFrom >= 0) {
+    out.segments.push(text.slice(segmentFrom, segmentTo));
+    out.after.push(position);
+  }
+  return out;
+}
+
+/**
+ * The distinct words of one text, found by where they occur: an open-addressing table of
+ * word numbers, hashed and compared on the text itself, lower-cased (words are ASCII). A
+ * word is cut out of the text only the first time it is seen: cutting and hashing a string
+ * for every occurrence was most of what tokenizing cost.
+ */
+class WordIndex {
+  private slots = new Int32Array(1024).fill(-1);
+  private readonly froms: number[] = [];
+  private readonly lengths: number[] = [];
+  private readonly hashes: number[] = [];
+  constructor(private readonly text: string) {}
+
+  /** The number of the word at text[from, to), or -1. */
+  find(from: number, to: number): number {
+    const hash = this.hashOf(from, to);
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const k = this.slots[slot]!;
+      if (k < 0) return -1;
+      if (this.hashes[k] === hash && this.lengths[k] === to - from && this.same(this.froms[k]!, from, to - from)) return k;
+    }
+  }
+
+  /** Numbers the word at text[from, to), which find() did not know. */
+  add(from: number, to: number): number {
+    const k = this.froms.length;
+    this.froms.push(from);
+    this.lengths.push(to - from);
+    this.hashes.push(this.hashOf(from, to));
+    if (2 * (k + 1) > this.slots.length) this.grow();
+    else this.place(k);
+    return k;
+  }
+
+  private place(k: number): void {
+    const mask = this.slots.length - 1;
+    let slot = this.hashes[k]! & mask;
+    while (this.slots[slot]! >= 0) slot = (slot + 1) & mask;
+    this.slots[slot] = k;
+  }
+
+  private grow(): void {
+    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+    for (let k = 0; k < this.froms.length; k++) this.place(k);
+  }
+
+  private hashOf(from: number, to: number): number {
+    let h = 0x811c9dc5;
+    for (let i = from; i < to; i++) h = Math.imul(h ^ lowerAt(this.text, i), 0x01000193);
+    return h >>> 0;
+  }
+
+  private same(a: number, b: number, length: number): boolean {
+    for (let i = 0; i < length; i++) if (lowerAt(this.text, a + i) !== lowerAt(this.text, b + i)) return false;
+    return true;
+  }
+}
+
+/** The char code at i, lower-cased if an ASCII capital. */
+const lowerAt = (text: string, i: number): number => {
+  const c = text.charCodeAt(i);
+  return c >= 65 && c <= 90 ? c + 32 : c;
+};
+
+/**
+ * Splits the chunk text[from, to) into words, written to `found` as from, to, parts each;
+ * answers how many numbers it wrote, or -1 when the chunk holds anything PostgreSQL's parser
+ * might read otherwise.
+ */
+function splitChunk(text: string, from: number, to: number, found: Int32Array): number {
+  let count = 0;
+  let i = from;
+  while (i < to) {
+    const cls = classAt(text, i);
     if (cls & ALNUM) {
       // One word, or a hyphenated word: runs of letters and digits joined by single hyphens.
-      let j = i;
+      const start = i;
       let parts = 0;
-      let digits = false;
+      let seen = 0;
       for (;;) {
-        const from = j;
         let c = 0;
-        while (j < n && (c = CLASS[text.charCodeAt(j)]!) & ALNUM) {
-          if (c === DIGIT) digits = true;
-          j++;
+        while (i < to && (c = classAt(text, i)) & ALNUM) {
+          seen |= c;
+          i++;
         }
-        if (j - from > MAX_WORD) return null;
         parts++;
-        if (j + 1 < n && CLASS[text.charCodeAt(j)] === HYPHEN && CLASS[text.charCodeAt(j + 1)]! & ALNUM) {
-          j++;
+        if (i + 1 < to && classAt(text, i) === HYPHEN && classAt(text, i + 1) & ALNUM) {
+          i++;
           continue;
         }
         break;
       }
-      // Digits in a hyphenated word make numbers, dates and signed integers; a dot followed by
-      // a letter or digit makes hosts, files, versions and decimals.
-      if (parts > 1 && digits) return null;
-      if (j + 1 < n && CLASS[text.charCodeAt(j)] === DOT && CLASS[text.charCodeAt(j + 1)]! & ALNUM) return null;
-      const word = lower.slice(i, j);
-      let k = index.get(word);
-      if (k === undefined) {
-        k = words.length;
-        index.set(word, k);
-        words.push(word);
-        starts.push([position + 1]);
-        span.push(parts > 1 ? parts + 1 : 1);
-      } else starts[k]!.push(position + 1);
-      position += span[k]!;
-      i = j;
+      // Letters with digits make numbers of several kinds ("1e5the" is a number and a word);
+      // digits in a hyphenated word make dates and signed integers.
+      if (seen === ALNUM || (parts > 1 && seen & DIGIT)) return -1;
+      found[count++] = start;
+      found[count++] = i;
+      found[count++] = parts;
       continue;
     }
     if (cls === SEPARATOR) {
       i++;
       continue;
     }
-    if (cls === DOT || cls === HYPHEN) {
-      // Before a letter or digit, a dot or hyphen starts a number, a signed integer or a file name.
-      if (i + 1 < n && CLASS[text.charCodeAt(i + 1)]! & ALNUM) return null;
+    if (cls === DOT) {
+      // A dot is a blank only at the end of a chunk or before punctuation: before a letter or
+      // digit it makes hosts, files, versions and decimals, and dots together make a file name.
+      if (i + 1 < to && classAt(text, i + 1) !== SEPARATOR) return -1;
       i++;
       continue;
     }
-    return null;
+    if (cls === HYPHEN) {
+      // Before a letter or digit (and not inside a hyphenated word), a hyphen makes a signed integer.
+      if (i + 1 < to && classAt(text, i + 1) & ALNUM) return -1;
+      i++;
+      continue;
+    }
+    return -1;
   }
-  return { words, starts, span };
+  return count;
 }
 
-const QUOTED = /['\\]/g;
+/** A chunk's words (at most one per two characters of MAX_CHUNK), three numbers each. */
+const FOUND = new Int32Array(3 * (MAX_CHUNK / 2 + 1));
 
-/** The lexemes PostgreSQL makes of a word alone, each with its positions within the word (1-based). */
-export type WordLexemes = ReadonlyArray<readonly [lexeme: string, positions: readonly number[]]>;
+const QUOTED = /['\\]/g;
+/** "<n>C" for each position, made once: a vector spells thousands of them. */
+const POSITION: string[] = [];
+
+/** The lexemes PostgreSQL makes of a word or segment alone, each with its positions within it (1-based). */
+export type Lexemes = ReadonlyArray<readonly [lexeme: string, positions: readonly number[]]>;
+
+/** What PostgreSQL made of a segment: its lexemes, and how many positions it took. */
+export interface SegmentVector {
+  lexemes: Lexemes;
+  count: number;
+}
 
 /**
- * The `setweight(…, 'C')` tsvector literal of tokenized text, given each word's lexemes.
- * Positions are PostgreSQL's: clamped at 16383, then the first 255 distinct per lexeme.
+ * The `setweight(…, 'C')` tsvector literal of tokenized text, given each word's lexemes and
+ * each segment's vector. Positions are PostgreSQL's: clamped at 16383, then the first 255
+ * distinct per lexeme.
  */
-export function textVectorLiteral(tokens: TextTokens, lexemesOf: (word: string) => WordLexemes): string {
-  const positions = new Map<string, number[]>();
+export function textVectorLiteral(tokens: TextTokens, lexemesOf: (word: string) => Lexemes, segments: readonly SegmentVector[]): string {
+  // shift[i]: positions taken by segments 0..i-1. A word starting at p (counted without
+  // segments) moves by the positions of every segment before it: those with after < p.
+  const shift = [0];
+  for (const s of segments) shift.push(shift[shift.length - 1]! + s.count);
+  const shifted = (starts: number[]): number[] => {
+    if (segments.length === 0) return starts;
+    const moved = new Array<number>(starts.length);
+    let s = 0;
+    for (let k = 0; k < starts.length; k++) {
+      const p = starts[k]!;
+      while (s < segments.length && tokens.after[s]! < p) s++;
+      moved[k] = p + shift[s]!;
+    }
+    return moved;
+  };
+  // Most lexemes come from one word at its first position: their positions are that word's
+  // starts, already ascending, and are used as they are. A lexeme several words or segments
+  // share gets a list of its own, sorted.
+  const positions = new Map<string, { list: number[]; own: boolean }>();
+  const add = (lexeme: string, starts: number[], local: readonly number[]) => {
+    const entry = positions.get(lexeme);
+    if (!entry && local.length === 1 && local[0] === 1) {
+      positions.set(lexeme, { list: starts, own: false });
+      return;
+    }
+    const list = entry ? (entry.own ? entry.list : entry.list.slice()) : [];
+    for (const start of starts) for (const p of local) list.push(start + p - 1);
+    positions.set(lexeme, { list, own: true });
+  };
   for (let k = 0; k < tokens.words.length; k++) {
     const lexemes = lexemesOf(tokens.words[k]!);
     if (lexemes.length === 0) continue;
-    const starts = tokens.starts[k]!;
-    for (const [lexeme, local] of lexemes) {
-      let list = positions.get(lexeme);
-      if (!list) positions.set(lexeme, (list = []));
-      for (const start of starts) for (const p of local) list.push(start + p - 1);
-    }
+    const starts = shifted(tokens.starts[k]!);
+    for (const [lexeme, local] of lexemes) add(lexeme, starts, local);
+  }
+  for (let s = 0; s < segments.length; s++) {
+    const at = [tokens.after[s]! + shift[s]! + 1];
+    for (const [lexeme, local] of segments[s]!.lexemes) add(lexeme, at, local);
   }
   const out: string[] = [];
-  for (const [lexeme, list] of positions) {
-    if (list.length > 1) list.sort((a, b) => a - b);
+  for (const [lexeme, { list, own }] of positions) {
+    if (own) list.sort((a, b) => a - b);
     let entry = `'${lexeme.replace(QUOTED, (c) => (c === "'" ? "''" : "\\\\"))}':`;
     let last = 0;
     let kept = 0;
     for (const p of list) {
       const q = p > MAX_POSITION ? MAX_POSITION : p;
       if (q === last) continue;
-      entry += kept === 0 ? `${q}C` : `,${q}C`;
+      if (kept > 0) entry += ",";
+      entry += POSITION[q] ??= `${q}C`;
       last = q;
       if (++kept === MAX_POSITIONS) break;
     }
