@@ -8,6 +8,7 @@ import { messages } from "../db/schema/index.ts";
 import { benchText } from "../bench/lib.ts";
 import { putBlob } from "../src/mail/blobs.ts";
 import { storeContent } from "../src/mail/content.ts";
+import { MailParser } from "../src/mail/parse/index.ts";
 import { splitReply } from "../src/mail/extract.ts";
 import { tokenizeText } from "../src/mail/text-vector.ts";
 import { textVectorOf } from "../src/mail/text-vector-store.ts";
@@ -141,6 +142,20 @@ describe("the text vector made by the service", () => {
     expect((await sameAsPostgres(long.replaceAll(". ", ". x@y.z "))).same).toBe(true);
     // Beyond 200,000 characters the vector stops, as migration 0006's left(…) does.
     expect((await sameAsPostgres("alpha ".repeat(40_000) + "omega")).same).toBe(true);
+  });
+
+  test("the parser's worker splits the text that is indexed, as tokenizeText does", async () => {
+    const parser = new MailParser({ workers: 1 });
+    try {
+      for (const body of ["Hello there, see bob@example.com about the well-known café.\r\n", "Meet <b>now</b>\r\n"]) {
+        const outcome = await parser.parse(new TextEncoder().encode(rfc822({ From: "ann@example.com", To: "b@example.com", Subject: "S", "Content-Type": "text/plain; charset=utf-8" }, body)));
+        if (!outcome.ok) throw new Error(outcome.reason);
+        expect(outcome.textTokens).toEqual(tokenizeText(outcome.extractedText));
+        expect(outcome.textTokens === null).toBe(body.includes("<"));
+      }
+    } finally {
+      await parser.close();
+    }
   });
 
   test("a text with a tag, a NUL or a chunk PostgreSQL would skip is left to it whole", () => {

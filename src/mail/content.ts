@@ -3,6 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { Compiled, slot, slotsOf } from "../../db/compiled.ts";
 import { messages } from "../../db/schema/index.ts";
 import type { Disposition } from "../../db/schema/knowledge.ts";
+import type { TextTokens } from "./text-vector.ts";
 import { textVectorOf } from "./text-vector-store.ts";
 import type { ProcessedMail } from "./types.ts";
 
@@ -30,9 +31,11 @@ export type ParsedResult = Omit<ProcessedMail, "assessment">;
  * The same statement reads the disposition the message's account gives `sender` (neutral when
  * none), which the final rules need: one round trip for both, per message. Undefined when
  * nothing was written (the message is processed already, or gone); the caller reads it apart.
+ * `textTokens`, when given, are the indexed text (extractedText, else textBody) as the parser's
+ * worker split it (tokenizeText), so that the event loop need not.
  */
-export async function storeContent(db: Db, messageId: string, mail: ParsedResult, sender: string): Promise<Disposition | undefined> {
-  const vector = await textVectorOf(db, mail.extractedText ?? mail.textBody ?? "");
+export async function storeContent(db: Db, messageId: string, mail: ParsedResult, sender: string, textTokens?: TextTokens | null): Promise<Disposition | undefined> {
+  const vector = await textVectorOf(db, mail.extractedText ?? mail.textBody ?? "", textTokens);
   const values = { ...contentColumns(mail), id: messageId, vector: vector === null ? "" : `${messageId} ${vector}` };
   const [row] = sender ? await STORE_WITH_SENDER.run(db, { ...values, sender: sender.toLowerCase() }) : await STORE.run(db, values);
   return row?.disposition;

@@ -53,7 +53,7 @@ export class InboundProcessor {
     // disposition (per message, not cached: blocking a sender takes effect on the next mail),
     // while mailauth runs.
     const sender = mail?.from?.address || message.fromAddress;
-    const disposition = storeContent(this.db, messageId, parsed, sender).then((d) => d ?? dispositionFor(this.db, message.mailboxId, sender));
+    const disposition = storeContent(this.db, messageId, parsed, sender, outcome.ok ? outcome.textTokens : undefined).then((d) => d ?? dispositionFor(this.db, message.mailboxId, sender));
     // assess() awaits it; this only keeps a failure before then from counting as unhandled.
     disposition.catch(() => {});
     const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition, content: outcome.ok ? outcome.content : undefined });

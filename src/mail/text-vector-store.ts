@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../../db/migrate.ts";
-import { type Lexemes, type SegmentVector, textVectorLiteral, tokenizeText } from "./text-vector.ts";
+import { type Lexemes, type SegmentVector, type TextTokens, textVectorLiteral, tokenizeText } from "./text-vector.ts";
 
 /**
  * Words' lexemes as this database's `english` configuration makes them, asked for once per
@@ -19,10 +19,11 @@ const WORDS_PER_STATEMENT = 5_000;
  * The `setweight(to_tsvector('english', …), 'C')` literal of `text`, or null where only
  * PostgreSQL can make it (see tokenizeText); the message trigger of migration 0018 computes
  * it then, as it would have anyway. One statement when the text has new words or segments
- * only PostgreSQL can split, none otherwise.
+ * only PostgreSQL can split, none otherwise. `split` is tokenizeText(text) when the caller has
+ * it already (the parser's worker makes it).
  */
-export async function textVectorOf(db: Db, text: string): Promise<string | null> {
-  const tokens = tokenizeText(text);
+export async function textVectorOf(db: Db, text: string, split?: TextTokens | null): Promise<string | null> {
+  const tokens = split === undefined ? tokenizeText(text) : split;
   // A segment with the end marker's word in it is left to PostgreSQL: the marker must be its last.
   if (!tokens || tokens.segments.some((segment) => segment.toLowerCase().includes(END))) return null;
   let cache = caches.get(db);

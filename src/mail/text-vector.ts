@@ -258,7 +258,8 @@ function splitChunk(text: string, from: number, to: number, found: Int32Array): 
 /** A chunk's words (at most one per two characters of MAX_CHUNK), three numbers each. */
 const FOUND = new Int32Array(3 * (MAX_CHUNK / 2 + 1));
 
-const QUOTED = /['\\]/g;
+const QUOTED = /['\\]/;
+const QUOTED_ALL = /['\\]/g;
 /** "<n>C" for each position, made once: a vector spells thousands of them. */
 const POSITION: string[] = [];
 
@@ -319,7 +320,7 @@ export function textVectorLiteral(tokens: TextTokens, lexemesOf: (word: string) 
   const out: string[] = [];
   for (const [lexeme, { list, own }] of positions) {
     if (own) list.sort((a, b) => a - b);
-    let entry = `'${lexeme.replace(QUOTED, (c) => (c === "'" ? "''" : "\\\\"))}':`;
+    let entry = `'${QUOTED.test(lexeme) ? lexeme.replace(QUOTED_ALL, (c) => (c === "'" ? "''" : "\\\\")) : lexeme}':`;
     let last = 0;
     let kept = 0;
     for (const p of list) {

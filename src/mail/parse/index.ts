@@ -15,6 +15,7 @@
  */
 import { WorkerPool } from "../../workers/pool.ts";
 import type { ContentVerdict } from "../assess/content.ts";
+import type { TextTokens } from "../text-vector.ts";
 import type { Envelope, HeaderField, ParsedMail, ParseOutcome } from "../types.ts";
 import { readHead } from "./head.ts";
 import { PARSE_DEFAULTS, PARSE_SPARE } from "./limits.ts";
@@ -40,7 +41,7 @@ export type AssessFacts = { envelope: Envelope; mailDomain: string };
 export type ParseRequest = { raw: Uint8Array; assess?: AssessFacts };
 
 /** What a worker answers for one message; `content` when the request asked for it. */
-export type Parsed = { mail: ParsedMail; extractedText: string; quotedText?: string; snippet?: string; content?: ContentVerdict | null };
+export type Parsed = { mail: ParsedMail; extractedText: string; quotedText?: string; snippet?: string; content?: ContentVerdict | null; textTokens?: TextTokens | null };
 
 const reasonOf = (prefix: string, message: string) =>
   `${prefix}${message.replace(/[\r\n\0]+/g, " ").trim()}`.slice(0, MAX_REASON);

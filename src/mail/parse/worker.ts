@@ -1,6 +1,6 @@
 /**
  * One parser thread of the pool in index.ts: takes the raw bytes, answers the parsed mail, its
- * extracted text and snippet and, when asked, the content verdict of the assessment. The HTML-to-text
+ * extracted text, snippet and text tokens and, when asked, the content verdict of the assessment. The HTML-to-text
  * conversion, the line rules and the content rules cost as much as a parse on hostile mail,
  * and read the parsed parts, so they run here too, under the same budget: the parts never
  * cross threads for them. The pool owns the time budget and terminates this thread when a
@@ -9,6 +9,7 @@
 import { serveWorker } from "../../workers/serve.ts";
 import { assessMessageContent } from "../assess/content.ts";
 import { snippetOf, splitReply } from "../extract.ts";
+import { tokenizeText } from "../text-vector.ts";
 import { parseInline } from "./convert.ts";
 import type { ParseRequest, Parsed } from "./index.ts";
 
@@ -21,9 +22,11 @@ serveWorker<ParseRequest, Parsed>(
     const mail = await parseInline(raw);
     const { text: extractedText, quoted: quotedText } = splitReply({ text: mail.text, html: mail.html });
     const snippet = snippetOf(extractedText || mail.text || "");
-    if (!assess) return { mail, extractedText, quotedText, snippet };
+    // The text the full-text vector indexes (storeContent), split here rather than on the event loop.
+    const textTokens = tokenizeText(extractedText);
+    if (!assess) return { mail, extractedText, quotedText, snippet, textTokens };
     const content = assessMessageContent({ mail, headers: mail.headers, envelope: assess.envelope }, assess.mailDomain);
-    return { mail, extractedText, quotedText, snippet, content };
+    return { mail, extractedText, quotedText, snippet, content, textTokens };
   },
   // Attachments move to the main thread instead of being copied (each owns its buffer).
   ({ mail }) => [...new Set(mail.attachments.map((a) => a.content.buffer as ArrayBuffer))],
