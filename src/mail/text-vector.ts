@@ -86,6 +86,7 @@ export function tokenizeText(full: string): TextTokens | null {
   let segmentFrom = -1;
   let segmentTo = -1;
   // A chunk's words, kept until the whole chunk is known to be ours: [from, to, parts] each.
+  // One buffer for all calls: tokenizing is synchronous.
   const found = FOUND;
   const n = text.length;
   let i = 0;
