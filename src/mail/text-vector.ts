@@ -37,18 +37,22 @@ const MAX_CHUNK = 2_000;
 /**
  * A text split as PostgreSQL's parser would number its tokens. A word is a run of ASCII
  * letters or of digits, or a hyphenated word (letters only in every part), which the parser
- * counts as the whole word and then each part. `starts[i]` lists where `words[i]`
- * (lower-cased) begins, counting only the positions of words; `span[i]` is how many positions
- * it takes. `segments` are the pieces left to PostgreSQL, in order; `after[i]` counts the word
- * positions before segment i. A word's position in the vector is its start plus the positions
- * of the segments before it.
+ * counts as the whole word and then each part. `words` are the distinct words, lower-cased;
+ * word k begins at the positions starts[first[k]] up to starts[first[k + 1]] (ascending),
+ * counting only the positions of words, and takes span[k] positions. `segments` are the pieces
+ * left to PostgreSQL, in order; `after[i]` counts the word positions before segment i. A
+ * word's position in the vector is its start plus the positions of the segments before it.
+ *
+ * Numbers are in typed arrays: the parser's worker makes this, and a typed array crosses to
+ * the main thread as one copy, where a list per word costs the event loop a visit to each.
  */
 export interface TextTokens {
   words: string[];
-  starts: number[][];
-  span: number[];
+  starts: Int32Array;
+  first: Int32Array;
+  span: Int32Array;
   segments: string[];
-  after: number[];
+  after: Int32Array;
 }
 
 // Character classes, by char code (ASCII only; 0 for anything else).
@@ -80,7 +84,12 @@ export function tokenizeText(full: string): TextTokens | null {
   const text = full.length > TEXT_VECTOR_LIMIT ? full.slice(0, TEXT_VECTOR_LIMIT) : full;
   if (text.includes("<") || text.includes("\0")) return null;
   const index = new WordIndex(text);
-  const out: TextTokens = { words: [], starts: [], span: [], segments: [], after: [] };
+  const words: string[] = [];
+  const span: number[] = [];
+  const segments: string[] = [];
+  const after: number[] = [];
+  // Each occurrence's word number, in order; grouped by word at the end.
+  const occurrences: number[] = [];
   let position = 0;
   // The segment being gathered: from the start of its first chunk to the end of its last.
   let segmentFrom = -1;
@@ -101,8 +110,8 @@ export function tokenizeText(full: string): TextTokens | null {
     const count = splitChunk(text, i, end, found);
     if (count >= 0) {
       if (segmentFrom >= 0) {
-        out.segments.push(text.slice(segmentFrom, segmentTo));
-        out.after.push(position);
+        segments.push(text.slice(segmentFrom, segmentTo));
+        after.push(position);
         segmentFrom = -1;
       }
       for (let f = 0; f < count; f += 3) {
@@ -112,11 +121,11 @@ export function tokenizeText(full: string): TextTokens | null {
         let k = index.find(from, to);
         if (k < 0) {
           k = index.add(from, to);
-          out.words.push(text.slice(from, to).toLowerCase());
-          out.starts.push([position + 1]);
-          out.span.push(parts > 1 ? parts + 1 : 1);
-        } else out.starts[k]!.push(position + 1);
-        position += out.span[k]!;
+          words.push(text.slice(from, to).toLowerCase());
+          span.push(parts > 1 ? parts + 1 : 1);
+        }
+        occurrences.push(k);
+        position += span[k]!;
       }
     } else {
       // A segment keeps the whitespace around it: the parser reads some tokens differently at
@@ -127,10 +136,21 @@ export function tokenizeText(full: string): TextTokens | null {
     i = end;
   }
   if (segmentFrom >= 0) {
-    out.segments.push(text.slice(segmentFrom, segmentTo));
-    out.after.push(position);
+    segments.push(text.slice(segmentFrom, segmentTo));
+    after.push(position);
   }
-  return out;
+  // Group the starts by word: count, then place each occurrence's start in order.
+  const first = new Int32Array(words.length + 1);
+  for (const k of occurrences) first[k + 1]!++;
+  for (let k = 0; k < words.length; k++) first[k + 1]! += first[k]!;
+  const starts = new Int32Array(occurrences.length);
+  const next = first.slice(0, words.length);
+  position = 0;
+  for (const k of occurrences) {
+    starts[next[k]!++] = position + 1;
+    position += span[k]!;
+  }
+  return { words, starts, first, span: Int32Array.from(span), segments, after: Int32Array.from(after) };
 }
 
 /**
@@ -283,9 +303,9 @@ export function textVectorLiteral(tokens: TextTokens, lexemesOf: (word: string) 
   // segments) moves by the positions of every segment before it: those with after < p.
   const shift = [0];
   for (const s of segments) shift.push(shift[shift.length - 1]! + s.count);
-  const shifted = (starts: number[]): number[] => {
+  const shifted = (starts: Int32Array): ArrayLike<number> => {
     if (segments.length === 0) return starts;
-    const moved = new Array<number>(starts.length);
+    const moved = new Int32Array(starts.length);
     let s = 0;
     for (let k = 0; k < starts.length; k++) {
       const p = starts[k]!;
@@ -297,21 +317,21 @@ export function textVectorLiteral(tokens: TextTokens, lexemesOf: (word: string) 
   // Most lexemes come from one word at its first position: their positions are that word's
   // starts, already ascending, and are used as they are. A lexeme several words or segments
   // share gets a list of its own, sorted.
-  const positions = new Map<string, { list: number[]; own: boolean }>();
-  const add = (lexeme: string, starts: number[], local: readonly number[]) => {
+  const positions = new Map<string, { list: ArrayLike<number>; own: boolean }>();
+  const add = (lexeme: string, starts: ArrayLike<number>, local: readonly number[]) => {
     const entry = positions.get(lexeme);
     if (!entry && local.length === 1 && local[0] === 1) {
       positions.set(lexeme, { list: starts, own: false });
       return;
     }
-    const list = entry ? (entry.own ? entry.list : entry.list.slice()) : [];
-    for (const start of starts) for (const p of local) list.push(start + p - 1);
+    const list: number[] = entry ? (entry.own ? (entry.list as number[]) : Array.from(entry.list)) : [];
+    for (let i = 0; i < starts.length; i++) for (const p of local) list.push(starts[i]! + p - 1);
     positions.set(lexeme, { list, own: true });
   };
   for (let k = 0; k < tokens.words.length; k++) {
     const lexemes = lexemesOf(tokens.words[k]!);
     if (lexemes.length === 0) continue;
-    const starts = shifted(tokens.starts[k]!);
+    const starts = shifted(tokens.starts.subarray(tokens.first[k]!, tokens.first[k + 1]!));
     for (const [lexeme, local] of lexemes) add(lexeme, starts, local);
   }
   for (let s = 0; s < segments.length; s++) {
@@ -320,11 +340,12 @@ export function textVectorLiteral(tokens: TextTokens, lexemesOf: (word: string) 
   }
   const out: string[] = [];
   for (const [lexeme, { list, own }] of positions) {
-    if (own) list.sort((a, b) => a - b);
+    if (own) (list as number[]).sort((a, b) => a - b);
     let entry = `'${QUOTED.test(lexeme) ? lexeme.replace(QUOTED_ALL, (c) => (c === "'" ? "''" : "\\\\")) : lexeme}':`;
     let last = 0;
     let kept = 0;
-    for (const p of list) {
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i]!;
       const q = p > MAX_POSITION ? MAX_POSITION : p;
       if (q === last) continue;
       if (kept > 0) entry += ",";
