@@ -48,6 +48,8 @@ const MAX_CHUNK = 2_000;
  */
 export interface TextTokens {
   words: string[];
+  /** Each word's positions spelled as a tsvector's, with weight C ("1C,5C"): see spell(). */
+  spelled: string[];
   starts: Int32Array;
   first: Int32Array;
   span: Int32Array;
@@ -150,7 +152,27 @@ export function tokenizeText(full: string): TextTokens | null {
     starts[next[k]!++] = position + 1;
     position += span[k]!;
   }
-  return { words, starts, first, span: Int32Array.from(span), segments, after: Int32Array.from(after) };
+  // Spelled here, in the parser's worker: for a lexeme one word makes alone in a text without
+  // segments (most of them), the main thread then writes the word's positions as they are.
+  const spelled = words.map((_, k) => spell(starts.subarray(first[k]!, first[k + 1]!)));
+  return { words, spelled, starts, first, span: Int32Array.from(span), segments, after: Int32Array.from(after) };
+}
+
+/** Ascending positions as a tsvector spells them with weight C: clamped at 16383, the first 255 distinct. */
+function spell(list: ArrayLike<number>): string {
+  let out = "";
+  let last = 0;
+  let kept = 0;
+  for (let i = 0; i < list.length; i++) {
+    const p = list[i]!;
+    const q = p > MAX_POSITION ? MAX_POSITION : p;
+    if (q === last) continue;
+    if (kept > 0) out += ",";
+    out += POSITION[q] ??= `${q}C`;
+    last = q;
+    if (++kept === MAX_POSITIONS) break;
+  }
+  return out;
 }
 
 /**
@@ -317,43 +339,33 @@ export function textVectorLiteral(tokens: TextTokens, lexemesOf: (word: string) 
   // Most lexemes come from one word at its first position: their positions are that word's
   // starts, already ascending, and are used as they are. A lexeme several words or segments
   // share gets a list of its own, sorted.
-  const positions = new Map<string, { list: ArrayLike<number>; own: boolean }>();
-  const add = (lexeme: string, starts: ArrayLike<number>, local: readonly number[]) => {
+  // `word`: the one word whose positions, unshifted, these are (its spelling can be used), or -1.
+  const positions = new Map<string, { list: ArrayLike<number>; own: boolean; word: number }>();
+  const add = (lexeme: string, starts: ArrayLike<number>, local: readonly number[], word: number) => {
     const entry = positions.get(lexeme);
     if (!entry && local.length === 1 && local[0] === 1) {
-      positions.set(lexeme, { list: starts, own: false });
+      positions.set(lexeme, { list: starts, own: false, word: segments.length === 0 ? word : -1 });
       return;
     }
     const list: number[] = entry ? (entry.own ? (entry.list as number[]) : Array.from(entry.list)) : [];
     for (let i = 0; i < starts.length; i++) for (const p of local) list.push(starts[i]! + p - 1);
-    positions.set(lexeme, { list, own: true });
+    positions.set(lexeme, { list, own: true, word: -1 });
   };
   for (let k = 0; k < tokens.words.length; k++) {
     const lexemes = lexemesOf(tokens.words[k]!);
     if (lexemes.length === 0) continue;
     const starts = shifted(tokens.starts.subarray(tokens.first[k]!, tokens.first[k + 1]!));
-    for (const [lexeme, local] of lexemes) add(lexeme, starts, local);
+    for (const [lexeme, local] of lexemes) add(lexeme, starts, local, k);
   }
   for (let s = 0; s < segments.length; s++) {
     const at = [tokens.after[s]! + shift[s]! + 1];
-    for (const [lexeme, local] of segments[s]!.lexemes) add(lexeme, at, local);
+    for (const [lexeme, local] of segments[s]!.lexemes) add(lexeme, at, local, -1);
   }
   const out: string[] = [];
-  for (const [lexeme, { list, own }] of positions) {
+  for (const [lexeme, { list, own, word }] of positions) {
     if (own) (list as number[]).sort((a, b) => a - b);
-    let entry = `'${QUOTED.test(lexeme) ? lexeme.replace(QUOTED_ALL, (c) => (c === "'" ? "''" : "\\\\")) : lexeme}':`;
-    let last = 0;
-    let kept = 0;
-    for (let i = 0; i < list.length; i++) {
-      const p = list[i]!;
-      const q = p > MAX_POSITION ? MAX_POSITION : p;
-      if (q === last) continue;
-      if (kept > 0) entry += ",";
-      entry += POSITION[q] ??= `${q}C`;
-      last = q;
-      if (++kept === MAX_POSITIONS) break;
-    }
-    out.push(entry);
+    const name = QUOTED.test(lexeme) ? lexeme.replace(QUOTED_ALL, (c) => (c === "'" ? "''" : "\\\\")) : lexeme;
+    out.push(`'${name}':${word >= 0 ? tokens.spelled[word]! : spell(list)}`);
   }
   return out.join(" ");
 }
