@@ -10,7 +10,7 @@ import { putBlob } from "../src/mail/blobs.ts";
 import { storeContent } from "../src/mail/content.ts";
 import { MailParser } from "../src/mail/parse/index.ts";
 import { splitReply } from "../src/mail/extract.ts";
-import { tokenizeText } from "../src/mail/text-vector.ts";
+import { type TextTokens, tokenizeText } from "../src/mail/text-vector.ts";
 import { textVectorOf } from "../src/mail/text-vector-store.ts";
 import type { ProcessedMail } from "../src/mail/types.ts";
 import { seedAccount, startTestService, type TestService } from "./harness.ts";
@@ -143,6 +143,29 @@ describe("the text vector made by the service", () => {
     // Beyond 200,000 characters the vector stops, as migration 0006's left(…) does.
     expect((await sameAsPostgres("alpha ".repeat(40_000) + "omega")).same).toBe(true);
   });
+
+  test("a text's lexemes survive another text's look-up clearing the cache meanwhile", async () => {
+    const text = "alpha beta gamma";
+    await textVectorOf(db(), text);
+    // This one waits for its new word, and meanwhile a text with more new words than the cache
+    // holds clears it (its first step, before any await of its own).
+    const waiting = textVectorOf(db(), `${text} zzwaitingword`);
+    const letters = (n: number) => Array.from({ length: 4 }, (_, i) => String.fromCharCode(97 + (Math.floor(n / 26 ** i) % 26))).join("");
+    const words = Array.from({ length: 52_000 }, (_, n) => `${n < 26_000 ? "q" : "r"}${letters(n % 26_000)}`);
+    const flood: TextTokens = {
+      words,
+      spelled: words.map((_, k) => `${Math.min(k + 1, 16_383)}C`),
+      starts: Int32Array.from(words, (_, k) => k + 1),
+      first: Int32Array.from({ length: words.length + 1 }, (_, k) => k),
+      span: new Int32Array(words.length).fill(1),
+      segments: [],
+      after: new Int32Array(0),
+    };
+    const clearing = textVectorOf(db(), words.join(" "), flood);
+    const [r] = await query<{ same: boolean }>(sql`select ${await waiting}::tsvector = setweight(to_tsvector('english', ${`${text} zzwaitingword`}), 'C') as same`);
+    expect(r!.same).toBe(true);
+    await clearing;
+  }, 60_000);
 
   test("the parser's worker splits the text that is indexed, as tokenizeText does", async () => {
     const parser = new MailParser({ workers: 1 });

@@ -30,19 +30,32 @@ export async function textVectorOf(db: Db, text: string, split?: TextTokens | nu
   if (!tokens || tokens.segments.some((segment) => segment.toLowerCase().includes(END))) return null;
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
-  const missing = tokens.words.filter((w) => !cache.has(w));
+  // This text's lexemes, taken from the cache before any await: another text's look-up may
+  // clear the cache while this one waits for its own.
+  const lexemes: Lexemes[] = new Array(tokens.words.length);
+  const missing: number[] = [];
+  for (let k = 0; k < tokens.words.length; k++) {
+    const known = cache.get(tokens.words[k]!);
+    if (known) lexemes[k] = known;
+    else missing.push(k);
+  }
   if (cache.size + missing.length > CACHE_LIMIT) cache.clear();
   let segments: SegmentVector[] = [];
   if (missing.length > 0 || tokens.segments.length > 0) {
     // The segments go with the first statement; further ones only when a text has many new words.
     for (let i = 0; i === 0 || i < missing.length; i += WORDS_PER_STATEMENT) {
-      const answer = await lookUp(db, missing.slice(i, i + WORDS_PER_STATEMENT), i === 0 ? tokens.segments : []);
+      const asked = missing.slice(i, i + WORDS_PER_STATEMENT);
+      const answer = await lookUp(db, asked.map((k) => tokens.words[k]!), i === 0 ? tokens.segments : []);
       if (!answer) return null;
-      for (const [word, lexemes] of answer.words) cache.set(word, lexemes);
+      for (const k of asked) {
+        const made = answer.words.get(tokens.words[k]!) ?? NONE;
+        lexemes[k] = made;
+        cache.set(tokens.words[k]!, made);
+      }
       if (i === 0) segments = answer.segments;
     }
   }
-  return textVectorLiteral(tokens, (w) => cache.get(w) ?? NONE, segments);
+  return textVectorLiteral(tokens, lexemes, segments);
 }
 
 const NONE: Lexemes = [];

@@ -316,11 +316,11 @@ export interface SegmentVector {
 }
 
 /**
- * The `setweight(…, 'C')` tsvector literal of tokenized text, given each word's lexemes and
- * each segment's vector. Positions are PostgreSQL's: clamped at 16383, then the first 255
+ * The `setweight(…, 'C')` tsvector literal of tokenized text, given each word's lexemes
+ * (`lexemes[k]` for `tokens.words[k]`) and each segment's vector. Positions are PostgreSQL's: clamped at 16383, then the first 255
  * distinct per lexeme.
  */
-export function textVectorLiteral(tokens: TextTokens, lexemesOf: (word: string) => Lexemes, segments: readonly SegmentVector[]): string {
+export function textVectorLiteral(tokens: TextTokens, lexemes: readonly Lexemes[], segments: readonly SegmentVector[]): string {
   // shift[i]: positions taken by segments 0..i-1. A word starting at p (counted without
   // segments) moves by the positions of every segment before it: those with after < p.
   const shift = [0];
@@ -352,10 +352,10 @@ export function textVectorLiteral(tokens: TextTokens, lexemesOf: (word: string) 
     positions.set(lexeme, { list, own: true, word: -1 });
   };
   for (let k = 0; k < tokens.words.length; k++) {
-    const lexemes = lexemesOf(tokens.words[k]!);
-    if (lexemes.length === 0) continue;
+    const made = lexemes[k]!;
+    if (made.length === 0) continue;
     const starts = shifted(tokens.starts.subarray(tokens.first[k]!, tokens.first[k + 1]!));
-    for (const [lexeme, local] of lexemes) add(lexeme, starts, local, k);
+    for (const [lexeme, local] of made) add(lexeme, starts, local, k);
   }
   for (let s = 0; s < segments.length; s++) {
     const at = [tokens.after[s]! + shift[s]! + 1];
