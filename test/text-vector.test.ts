@@ -142,6 +142,8 @@ describe("the text vector made by the service", () => {
     expect((await sameAsPostgres(long.replaceAll(". ", ". x@y.z "))).same).toBe(true);
     // Beyond 200,000 characters the vector stops, as migration 0006's left(…) does.
     expect((await sameAsPostgres("alpha ".repeat(40_000) + "omega")).same).toBe(true);
+    // left() counts code points: a text of astral characters keeps more UTF-16 units than 200,000.
+    expect((await sameAsPostgres("\u{1F600} ".repeat(70_000) + "omega")).same).toBe(true);
   });
 
   test("a text's lexemes survive another text's look-up clearing the cache meanwhile", async () => {
@@ -182,7 +184,7 @@ describe("the text vector made by the service", () => {
   });
 
   test("a text with a tag, a NUL or a chunk PostgreSQL would skip is left to it whole", () => {
-    for (const text of ["see <b>this</b>", "a <!-- x y --> b", "nul\0here", `word ${"x".repeat(2001)} word`]) {
+    for (const text of ["see <b>this</b>", "a <!-- x y --> b", "nul\0here", `word ${"x".repeat(2001)} word`, "lone \ud800 surrogate"]) {
       expect(tokenizeText(text)).toBeNull();
     }
   });

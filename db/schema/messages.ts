@@ -25,10 +25,11 @@ export const blobs = pgTable("blobs", {
 });
 
 /*
- * Full-text search columns: `threads.subject_tsv` and `messages.search_tsv` are generated
- * tsvector columns with GIN indexes, made by migration 0006_knowledge by hand and deliberately
- * not mapped here, so that reading a row never drags its search vector along. Search reads
- * them through src/search/vectors.ts.
+ * Full-text search columns: `threads.subject_tsv` (generated) and `messages.search_tsv` (kept
+ * by a trigger since migration 0018, so the service can hand in the text part) are tsvector
+ * columns with GIN indexes, made by hand in migration 0006_knowledge and deliberately not
+ * mapped here, so that reading a row never drags its search vector along. Search reads them
+ * through src/search/vectors.ts.
  */
 export const threads = pgTable(
   "threads",

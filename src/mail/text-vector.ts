@@ -80,10 +80,11 @@ const classAt = (text: string, i: number): number => {
 
 /**
  * The text's tokens, or null where only PostgreSQL can split it at all (a `<`, a NUL, a chunk
- * over MAX_CHUNK characters).
+ * over MAX_CHUNK characters, a lone surrogate, which reaches the database as U+FFFD).
  */
 export function tokenizeText(full: string): TextTokens | null {
-  const text = full.length > TEXT_VECTOR_LIMIT ? full.slice(0, TEXT_VECTOR_LIMIT) : full;
+  if (!full.isWellFormed()) return null;
+  const text = leftCodePoints(full, TEXT_VECTOR_LIMIT);
   if (text.includes("<") || text.includes("\0")) return null;
   const index = new WordIndex(text);
   const words: string[] = [];
@@ -156,6 +157,17 @@ export function tokenizeText(full: string): TextTokens | null {
   // segments (most of them), the main thread then writes the word's positions as they are.
   const spelled = words.map((_, k) => spell(starts.subarray(first[k]!, first[k + 1]!)));
   return { words, spelled, starts, first, span: Int32Array.from(span), segments, after: Int32Array.from(after) };
+}
+
+/** The first `limit` characters as PostgreSQL's left() counts them: code points, not UTF-16 units. */
+function leftCodePoints(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  let i = 0;
+  for (let count = 0; count < limit && i < text.length; count++) {
+    const c = text.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+  }
+  return text.slice(0, i);
 }
 
 /** Ascending positions as a tsvector spells them with weight C: clamped at 16383, the first 255 distinct. */
