@@ -21,7 +21,9 @@
  * column is left out.
  */
 import { parseArgs } from "node:util";
-import { call, clusterOnFreshDatabase, cpuUs, floor, mailboxWithKey, median, wrk } from "./cluster-lib.ts";
+import { call, clusterOnFreshDatabase, cpuUs, floor, mailboxWithKey, median, wrk, requireWrk } from "./cluster-lib.ts";
+
+requireWrk();
 
 const { values } = parseArgs({ options: { only: { type: "string" }, "no-floor": { type: "boolean", default: false }, seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" }, connections: { type: "string", default: "64" } } });
 const seconds = Number(values.seconds);

@@ -125,11 +125,18 @@ export interface WrkResult {
 
 const ms = (m: RegExpExecArray | null) => (m ? Number(m[1]) * (m[2] === "us" ? 0.001 : m[2] === "s" ? 1000 : 1) : NaN);
 
-export async function wrk(url: string, opts: { connections: number; seconds: number; threads?: number; headers?: string[]; script?: string }): Promise<WrkResult> {
+/**
+ * Exits at once when wrk is missing. Called before anything is started: an exit from inside
+ * a run would leave the nodes it started running, holding the bench's output open.
+ */
+export function requireWrk(): void {
   if (!Bun.which("wrk")) {
     console.error("wrk is needed: apt-get install wrk");
     process.exit(1);
   }
+}
+
+export async function wrk(url: string, opts: { connections: number; seconds: number; threads?: number; headers?: string[]; script?: string }): Promise<WrkResult> {
   const args = ["wrk", `-t${opts.threads ?? 1}`, `-c${opts.connections}`, `-d${opts.seconds}s`, "--latency", ...(opts.headers ?? []).flatMap((h) => ["-H", h]), ...(opts.script ? ["-s", opts.script] : []), url];
   const p = Bun.spawn(args, { stdout: "pipe", stderr: "pipe" });
   const out = await new Response(p.stdout).text();

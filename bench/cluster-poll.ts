@@ -11,8 +11,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { call, ceiling, clusterOnFreshDatabase, fmt, wrk } from "./cluster-lib.ts";
+import { call, ceiling, clusterOnFreshDatabase, fmt, wrk, requireWrk } from "./cluster-lib.ts";
 import { BUN, ROOT, tempDir } from "./lib.ts";
+
+requireWrk();
 
 const { values } = parseArgs({ options: { keys: { type: "string", default: "2000" }, seconds: { type: "string", default: "10" }, connections: { type: "string", default: "64" }, nodes: { type: "string", default: "1,2" } } });
 const keys = Number(values.keys);

@@ -12,7 +12,9 @@
  *   NATS_URL=nats://… bun bench/cluster-read.ts [--seconds 8] [--connections 64] [--rounds 2]
  */
 import { parseArgs } from "node:util";
-import { call, ceiling, clusterOnFreshDatabase, floor, fmt, mailboxWithKey, median, quantile, wrk } from "./cluster-lib.ts";
+import { call, ceiling, clusterOnFreshDatabase, floor, fmt, mailboxWithKey, median, quantile, wrk, requireWrk } from "./cluster-lib.ts";
+
+requireWrk();
 
 const { values } = parseArgs({ options: { seconds: { type: "string", default: "8" }, connections: { type: "string", default: "64" }, rounds: { type: "string", default: "2" }, samples: { type: "string", default: "2000" } } });
 const seconds = Number(values.seconds);

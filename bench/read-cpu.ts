@@ -21,8 +21,10 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { call, ceiling, cpuUs, floor, median, wrk } from "./cluster-lib.ts";
+import { call, ceiling, cpuUs, floor, median, wrk, requireWrk } from "./cluster-lib.ts";
 import { ROOT, startOnFreshDatabase, stop } from "./lib.ts";
+
+requireWrk();
 
 const { values } = parseArgs({
   options: { seconds: { type: "string", default: "4" }, rounds: { type: "string", default: "5" }, connections: { type: "string", default: "64" }, against: { type: "string" } },

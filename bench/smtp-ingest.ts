@@ -22,6 +22,12 @@
  * --messages N ends each run after N messages instead of at `seconds` (CPU per message then
  * compares like with like on a busy machine, where a timed run sends few).
  *
+ * --against <dir> runs the service of another checkout (a `git worktree` of the base commit with
+ * `npm install` done, say) beside this one, each on its own database, and drives both in every
+ * round, taking turns at going first; then prints both sides' medians and the per-round ratios.
+ * On a shared machine whose speed drifts by a third between minutes, runs made minutes apart
+ * compare the machine, not the code; runs made in the same round compare the code.
+ *
  * BENCH_CPU_PROF=<dir> writes a CPU profile of the service (markdown) there on exit.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -41,6 +47,7 @@ const { values } = parseArgs({
     messages: { type: "string", default: "0" },
     // filler (default, comparable with earlier figures) or prose: see benchText in bench/lib.ts.
     text: { type: "string", default: "filler" },
+    against: { type: "string" },
   },
 });
 const seconds = Number(values.seconds);
@@ -52,6 +59,8 @@ const pglite = values.pglite === true;
 const messageLimit = Math.max(0, Number(values.messages));
 if (values.text !== "filler" && values.text !== "prose") throw new Error("--text is filler or prose");
 const textKind: BenchText = values.text;
+/** Another checkout (e.g. a `git worktree` of the base commit, with its node_modules) measured in the same rounds. */
+const against = values.against;
 
 /** One SMTP client connection that sends messages one after another. */
 class Client {
@@ -214,29 +223,38 @@ function pgCpuMs(database: string | null): number {
 const fmt = (n: number) => n.toFixed(n < 10 ? 2 : 0);
 const pct = (xs: number[], q: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor(q * xs.length))]! : NaN);
 
-const db = pglite ? null : await freshDatabase();
-const dbName = db ? new URL(db.url).pathname.slice(1) : null;
-const httpPort = await freePort();
-const smtpPort = await freePort();
-const barePort = await freePort();
-const admin = `bench-admin-${crypto.randomUUID()}`;
-const svc = await startService({
-  PORT: String(httpPort),
-  SMTP_PORT: String(smtpPort),
-  HOST: "127.0.0.1",
-  ADMIN_TOKEN: admin,
-  DATA_DIR: tempDir("mailroom-bench-"),
-  API_KEY_RATE_LIMIT: "10000000",
-  ...(db ? { DATABASE_URL: db.url } : { DATABASE_URL: "" }),
-  ...(process.env.NATS_URL && !pglite ? { NATS_URL: process.env.NATS_URL } : { NATS_URL: "" }),
-});
-// Started with the runtime settings npm start gives the service (the allocator's), as the service is.
-const bare = Bun.spawn([BUN, "bench/bare-smtp.ts", String(barePort)], { cwd: ROOT, env: startEnv(), stdout: "pipe", stderr: "inherit" });
-await new Response(bare.stdout).body!.getReader().read(); // its ready line
-const base = `http://127.0.0.1:${httpPort}`;
-const stopStreams = new AbortController();
+/** One service under test: its database, its ports, its mailboxes and what their SSE streams saw processed. */
+interface Target {
+  label: string;
+  svc: Awaited<ReturnType<typeof startService>>;
+  db: Awaited<ReturnType<typeof freshDatabase>> | null;
+  dbName: string | null;
+  smtpPort: number;
+  rcpts: string[];
+  processed: Map<string, number>;
+}
 
-try {
+/** Starts the service of checkout `root` on a fresh database of its own, with `mailboxCount` mailboxes watched. */
+async function setUp(label: string, root: string): Promise<Target> {
+  const db = pglite ? null : await freshDatabase();
+  const httpPort = await freePort();
+  const smtpPort = await freePort();
+  const admin = `bench-admin-${crypto.randomUUID()}`;
+  const svc = await startService(
+    {
+      PORT: String(httpPort),
+      SMTP_PORT: String(smtpPort),
+      HOST: "127.0.0.1",
+      ADMIN_TOKEN: admin,
+      DATA_DIR: tempDir("mailroom-bench-"),
+      API_KEY_RATE_LIMIT: "10000000",
+      ...(db ? { DATABASE_URL: db.url } : { DATABASE_URL: "" }),
+      ...(process.env.NATS_URL && !pglite ? { NATS_URL: process.env.NATS_URL } : { NATS_URL: "" }),
+    },
+    120_000,
+    root,
+  );
+  const base = `http://127.0.0.1:${httpPort}`;
   const rcpts: string[] = [];
   const processed = new Map<string, number>();
   for (let i = 0; i < mailboxCount; i++) {
@@ -248,42 +266,98 @@ try {
     rcpts.push(created.primary_mailbox.email_address);
     watchProcessed(base, admin, created.primary_mailbox.id, processed, stopStreams.signal);
   }
+  return { label, svc, db, dbName: db ? new URL(db.url).pathname.slice(1) : null, smtpPort, rcpts, processed };
+}
+
+interface RunFigures {
+  perSecond: number;
+  p99: number;
+  overTwoSeconds: number;
+  cpuMs: number;
+  pgCpuMs: number;
+}
+
+/** One run against `t`: the SMTP drive, then the wait for every accepted message to be processed; printed as one line (`share` names the ceiling's share after the rate). */
+async function measure(t: Target, body: string, prefix: string, share: (perSecond: number) => string = () => ""): Promise<RunFigures> {
+  const svcCpu0 = cpuMsOf(t.svc.proc.pid);
+  const threads0 = threadCpuMs(t.svc.proc.pid);
+  const pgCpu0 = pgCpuMs(t.dbName);
+  const service = await drive(t.smtpPort, t.rcpts, body);
+  // Every accepted message must get processed; wait for the backlog (bounded).
+  const deadline = performance.now() + 120_000;
+  const ids = service.sent.filter((s) => s.id !== null) as { id: string; at: number }[];
+  while (performance.now() < deadline && ids.some((s) => !t.processed.has(s.id))) await Bun.sleep(100);
+  const svcCpu = cpuMsOf(t.svc.proc.pid) - svcCpu0;
+  const pgCpu = pgCpuMs(t.dbName) - pgCpu0;
+  const threads1 = threadCpuMs(t.svc.proc.pid);
+  const byThread = Object.keys(threads1)
+    .map((k) => `${k} ${fmt((threads1[k]! - (threads0[k] ?? 0)) / service.count)}`)
+    .join(", ");
+  const lags = ids.filter((s) => t.processed.has(s.id)).map((s) => t.processed.get(s.id)! - s.at);
+  lags.sort((a, b) => a - b);
+  const overTwoSeconds = lags.filter((l) => l > 2000).length;
+  console.log(
+    prefix +
+      `service ${fmt(service.perSecond)} msg/s (p50 ${fmt(service.p50)} ms, p99 ${fmt(service.p99)} ms, max ${fmt(service.max)} ms)${share(service.perSecond)}` +
+      ` | processed ${lags.length}/${service.count}, unprocessed ${ids.length - lags.length}, 250→processed p50 ${fmt(pct(lags, 0.5))} ms, p99 ${fmt(pct(lags, 0.99))} ms, max ${fmt(lags.at(-1) ?? NaN)} ms, over 2 s: ${overTwoSeconds}` +
+      ` | CPU per message: service ${fmt(svcCpu / service.count)} ms (${byThread})${t.db ? ` + PostgreSQL backends ${fmt(pgCpu / service.count)} ms` : " (database included)"}`,
+  );
+  return { perSecond: service.perSecond, p99: service.p99, overTwoSeconds, cpuMs: svcCpu / service.count, pgCpuMs: pgCpu / service.count };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+const stopStreams = new AbortController();
+const targets: Target[] = [];
+const barePort = await freePort();
+// Started with the runtime settings npm start gives the service (the allocator's), as the service is.
+const bare = Bun.spawn([BUN, "bench/bare-smtp.ts", String(barePort)], { cwd: ROOT, env: startEnv(), stdout: "pipe", stderr: "inherit" });
+await new Response(bare.stdout).body!.getReader().read(); // its ready line
+
+try {
+  targets.push(await setUp("this checkout", ROOT));
+  if (against) targets.push(await setUp(`--against ${against}`, against));
   const body = await buildBody();
 
   console.log(
     `inbound SMTP ingest: ${small ? "8 KiB text" : "20 KiB text + 100 KiB attachment"} (${textKind}) (${(body.length / 1024).toFixed(0)} KiB on the wire), ${connections} connections, ${mailboxCount} mailbox(es), ${seconds} s per run, ${rounds} rounds, ${pglite ? "PGlite (embedded)" : `PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`}`,
   );
+  const figures = new Map<Target, RunFigures[]>(targets.map((t) => [t, []]));
   for (let round = 1; round <= rounds; round++) {
     const bareCpu0 = cpuMsOf(bare.pid);
-    const ceiling = await drive(barePort, rcpts, body);
+    const ceiling = await drive(barePort, targets[0]!.rcpts, body);
     const bareCpu = cpuMsOf(bare.pid) - bareCpu0;
-    const svcCpu0 = cpuMsOf(svc.proc.pid);
-    const threads0 = threadCpuMs(svc.proc.pid);
-    const pgCpu0 = pgCpuMs(dbName);
-    const service = await drive(smtpPort, rcpts, body);
-    // Every accepted message must get processed; wait for the backlog (bounded).
-    const deadline = performance.now() + 120_000;
-    const ids = service.sent.filter((s) => s.id !== null) as { id: string; at: number }[];
-    while (performance.now() < deadline && ids.some((s) => !processed.has(s.id))) await Bun.sleep(100);
-    const svcCpu = cpuMsOf(svc.proc.pid) - svcCpu0;
-    const pgCpu = pgCpuMs(dbName) - pgCpu0;
-    const threads1 = threadCpuMs(svc.proc.pid);
-    const byThread = Object.keys(threads1)
-      .map((k) => `${k} ${fmt((threads1[k]! - (threads0[k] ?? 0)) / service.count)}`)
-      .join(", ");
-    const lags = ids.filter((s) => processed.has(s.id)).map((s) => processed.get(s.id)! - s.at);
-    lags.sort((a, b) => a - b);
-    const unprocessed = ids.length - lags.length;
-    console.log(
-      `round ${round}: ceiling ${fmt(ceiling.perSecond)} msg/s (p50 ${fmt(ceiling.p50)} ms, p99 ${fmt(ceiling.p99)} ms, ${fmt(bareCpu / ceiling.count)} ms CPU/msg)` +
-        ` | service ${fmt(service.perSecond)} msg/s (p50 ${fmt(service.p50)} ms, p99 ${fmt(service.p99)} ms, max ${fmt(service.max)} ms) = ${((100 * service.perSecond) / ceiling.perSecond).toFixed(0)}% of ceiling` +
-        ` | processed ${lags.length}/${service.count}, unprocessed ${unprocessed}, 250→processed p50 ${fmt(pct(lags, 0.5))} ms, p99 ${fmt(pct(lags, 0.99))} ms, max ${fmt(lags.at(-1) ?? NaN)} ms, over 2 s: ${lags.filter((l) => l > 2000).length}` +
-        ` | CPU per message: service ${fmt(svcCpu / service.count)} ms (${byThread})${db ? ` + PostgreSQL backends ${fmt(pgCpu / service.count)} ms` : " (database included)"}`,
-    );
+    const ceilingText = `ceiling ${fmt(ceiling.perSecond)} msg/s (p50 ${fmt(ceiling.p50)} ms, p99 ${fmt(ceiling.p99)} ms, ${fmt(bareCpu / ceiling.count)} ms CPU/msg)`;
+    if (!against) {
+      await measure(targets[0]!, body, `round ${round}: ${ceilingText} | `, (rate) => ` = ${((100 * rate) / ceiling.perSecond).toFixed(0)}% of ceiling`);
+      continue;
+    }
+    console.log(`round ${round}: ${ceilingText}`);
+    // The two take turns going first, so that a machine that drifts faster or slower over a round favours neither.
+    const order = round % 2 === 1 ? targets : [...targets].reverse();
+    for (const t of order) figures.get(t)!.push(await measure(t, body, `  ${t.label}: `));
+  }
+  if (against) {
+    const [a, b] = targets.map((t) => figures.get(t)!);
+    const ratios = (pick: (f: RunFigures) => number) => a!.map((f, i) => pick(f) / pick(b![i]!));
+    const summary = (name: string, pick: (f: RunFigures) => number, unit: string) =>
+      `${name}: ${fmt(median(a!.map(pick)))} vs ${fmt(median(b!.map(pick)))} ${unit} (medians); this/against per round ${ratios(pick)
+        .map((r) => r.toFixed(2))
+        .join(", ")}, median ${median(ratios(pick)).toFixed(2)}`;
+    console.log(`paired over ${rounds} rounds, this checkout vs ${against}:`);
+    console.log(`  ${summary("msg/s", (f) => f.perSecond, "msg/s")}`);
+    console.log(`  ${summary("service CPU", (f) => f.cpuMs, "ms/msg")}`);
+    if (!pglite) console.log(`  ${summary("PostgreSQL CPU", (f) => f.pgCpuMs, "ms/msg")}`);
   }
 } finally {
   stopStreams.abort();
   bare.kill("SIGTERM");
-  await stop(svc.proc);
-  await db?.drop();
+  for (const t of targets) {
+    await stop(t.svc.proc);
+    await t.db?.drop();
+  }
 }
