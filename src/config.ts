@@ -60,6 +60,11 @@ export interface Config {
   parseWorkers: number;
   /** Nice value of worker threads (src/workers/thread-priority.ts); 0 leaves them at the loop's priority. */
   workerNice: number;
+  /**
+   * Who makes the text part of a processed message's full-text vector (README "Search"):
+   * the service (src/mail/text-vector.ts) or the database's own parser (migration 0018's trigger).
+   */
+  searchVector: "service" | "database";
   /** The local intelligence engine's worker pool: threads and the time budget of one call. */
   intelLocalWorkers: number;
   intelLocalTimeoutMs: number;
@@ -215,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     parseTimeoutMs: int("PARSE_TIMEOUT_MS", 5000, 100, 120_000),
     parseWorkers: int("PARSE_WORKERS", defaultParseWorkers(), 1, 64),
     workerNice: int("WORKER_NICE", DEFAULT_WORKER_NICE, 0, 19),
+    searchVector: searchVectorOf(opt("SEARCH_VECTOR"), opt("DATABASE_URL") !== undefined, problems),
     intelLocalWorkers: int("INTEL_LOCAL_WORKERS", 1, 1, 64),
     intelLocalTimeoutMs: int("INTEL_LOCAL_TIMEOUT_MS", 5000, 100, 120_000),
     schemaValidationTimeoutMs: int("SCHEMA_VALIDATION_TIMEOUT_MS", 1000, 50, 60_000),
@@ -256,4 +262,17 @@ export function loadConfig(env: Env = process.env): Config {
  */
 function defaultParseWorkers(): number {
   return Math.max(1, Math.min(64, availableParallelism() - 1));
+}
+
+/**
+ * SEARCH_VECTOR: `service`, `database`, or `auto` (the default): the service on the embedded
+ * database, whose parser runs in this process anyway and slower than ours; the database's parser
+ * on PostgreSQL, where making the vector in the service cost more of a shared machine's CPU
+ * than it saved the database (README "Search").
+ */
+function searchVectorOf(raw: string | undefined, postgres: boolean, problems: string[]): "service" | "database" {
+  const value = raw?.toLowerCase() ?? "auto";
+  if (value === "service" || value === "database") return value;
+  if (value !== "auto") problems.push(`SEARCH_VECTOR must be auto, service or database, got "${raw}"`);
+  return postgres ? "database" : "service";
 }

@@ -173,10 +173,15 @@ describe("the text vector made by the service", () => {
     const parser = new MailParser({ workers: 1 });
     try {
       for (const body of ["Hello there, see bob@example.com about the well-known café.\r\n", "Meet <b>now</b>\r\n"]) {
-        const outcome = await parser.parse(new TextEncoder().encode(rfc822({ From: "ann@example.com", To: "b@example.com", Subject: "S", "Content-Type": "text/plain; charset=utf-8" }, body)));
+        const raw = new TextEncoder().encode(rfc822({ From: "ann@example.com", To: "b@example.com", Subject: "S", "Content-Type": "text/plain; charset=utf-8" }, body));
+        const outcome = await parser.parse(raw, undefined, { tokens: true });
         if (!outcome.ok) throw new Error(outcome.reason);
         expect(outcome.textTokens).toEqual(tokenizeText(outcome.extractedText));
         expect(outcome.textTokens === null).toBe(body.includes("<"));
+        // Not asked (SEARCH_VECTOR=database): the worker does not split the text at all.
+        const plain = await parser.parse(raw);
+        if (!plain.ok) throw new Error(plain.reason);
+        expect(plain.textTokens).toBeUndefined();
       }
     } finally {
       await parser.close();
@@ -237,10 +242,10 @@ describe("a message's full-text vector", () => {
     expect(tokenizeText(prose)!.segments).toEqual([]);
     expect(tokenizeText(mixed)!.segments.length).toBeGreaterThan(0);
     expect(tokenizeText(other)).toBeNull();
-    for (const text of [prose, mixed, other]) {
+    for (const [text, by] of [prose, mixed, other].flatMap((t) => [[t, "service"], [t, "database"]] as const)) {
       const id = await receivedMessage("Quarterly figures");
       expect(await asGenerated(id)).toEqual({ same: true, hits: false });
-      await storeContent(db(), id, processed(text), "ann@example.com");
+      await storeContent(db(), id, processed(text), "ann@example.com", undefined, by);
       expect(await asGenerated(id)).toEqual({ same: true, hits: true });
       // An update of other columns leaves the vector as it is; one of its columns remakes it.
       await db().execute(sql`update messages set status = 'processed', snippet = 'x' where id = ${id}`);

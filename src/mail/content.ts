@@ -32,10 +32,11 @@ export type ParsedResult = Omit<ProcessedMail, "assessment">;
  * none), which the final rules need: one round trip for both, per message. Undefined when
  * nothing was written (the message is processed already, or gone); the caller reads it apart.
  * `textTokens`, when given, are the indexed text (extractedText, else textBody) as the parser's
- * worker split it (tokenizeText), so that the event loop need not.
+ * worker split it (tokenizeText), so that the event loop need not. With `vectorBy` "database"
+ * the trigger makes the text part itself (SEARCH_VECTOR).
  */
-export async function storeContent(db: Db, messageId: string, mail: ParsedResult, sender: string, textTokens?: TextTokens | null): Promise<Disposition | undefined> {
-  const vector = await textVectorOf(db, mail.extractedText ?? mail.textBody ?? "", textTokens);
+export async function storeContent(db: Db, messageId: string, mail: ParsedResult, sender: string, textTokens?: TextTokens | null, vectorBy: "service" | "database" = "service"): Promise<Disposition | undefined> {
+  const vector = vectorBy === "service" ? await textVectorOf(db, mail.extractedText ?? mail.textBody ?? "", textTokens) : null;
   const values = { ...contentColumns(mail), id: messageId, vector: vector === null ? "" : `${messageId} ${vector}` };
   const [row] = sender ? await STORE_WITH_SENDER.run(db, { ...values, sender: sender.toLowerCase() }) : await STORE.run(db, values);
   return row?.disposition;

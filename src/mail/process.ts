@@ -27,6 +27,8 @@ export class InboundProcessor {
     private readonly parser: MailParser,
     private readonly assessor: Assessor,
     private readonly recent?: RecentRaw,
+    /** Who makes the text part of the full-text vector (config SEARCH_VECTOR). */
+    private readonly vectorBy: "service" | "database" = "service",
   ) {}
 
   readonly handle = async (job: OutboxRow): Promise<JobResult> => {
@@ -44,7 +46,7 @@ export class InboundProcessor {
 
     const env = message.envelope ?? { mailFrom: null, rcptTo: [message.toAddress], remoteAddress: null, heloName: null };
     // The content half of the assessment is made in the parser's worker, off the event loop.
-    const outcome = await this.parser.parse(raw, { envelope: env, mailDomain: this.assessor.domain });
+    const outcome = await this.parser.parse(raw, { envelope: env, mailDomain: this.assessor.domain }, { tokens: this.vectorBy === "service" });
     const mail = outcome.ok ? outcome.mail : null;
     const headers = outcome.ok ? outcome.mail.headers : outcome.headers;
     const parsed = outcome.ok ? await this.fromParsed(outcome.mail, outcome.extractedText, outcome.quotedText, outcome.snippet) : fallback(message, headers);
@@ -53,7 +55,7 @@ export class InboundProcessor {
     // disposition (per message, not cached: blocking a sender takes effect on the next mail),
     // while mailauth runs.
     const sender = mail?.from?.address || message.fromAddress;
-    const disposition = storeContent(this.db, messageId, parsed, sender, outcome.ok ? outcome.textTokens : undefined).then((d) => d ?? dispositionFor(this.db, message.mailboxId, sender));
+    const disposition = storeContent(this.db, messageId, parsed, sender, outcome.ok ? outcome.textTokens : undefined, this.vectorBy).then((d) => d ?? dispositionFor(this.db, message.mailboxId, sender));
     // assess() awaits it; this only keeps a failure before then from counting as unhandled.
     disposition.catch(() => {});
     const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition, content: outcome.ok ? outcome.content : undefined });

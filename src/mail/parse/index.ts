@@ -37,8 +37,8 @@ const MAX_REASON = 300;
 /** What the content assessment needs besides the message (src/mail/assess/content.ts). */
 export type AssessFacts = { envelope: Envelope; mailDomain: string };
 
-/** What a worker is asked: the bytes, and whether to make the content verdict too. */
-export type ParseRequest = { raw: Uint8Array; assess?: AssessFacts };
+/** What a worker is asked: the bytes, whether to make the content verdict too, and whether to split the indexed text (`textTokens`). */
+export type ParseRequest = { raw: Uint8Array; assess?: AssessFacts; tokens?: boolean };
 
 /** What a worker answers for one message; `content` when the request asked for it. */
 export type Parsed = { mail: ParsedMail; extractedText: string; quotedText?: string; snippet?: string; content?: ContentVerdict | null; textTokens?: TextTokens | null };
@@ -59,16 +59,17 @@ export class MailParser {
 
   /**
    * Resolves with the parsed message or a failure carrying the readable headers; never rejects.
-   * With `assess`, a parsed message also carries its content verdict, made in the worker.
+   * With `assess`, a parsed message also carries its content verdict, made in the worker; with
+   * `tokens`, its indexed text split for the full-text vector (src/mail/text-vector.ts).
    */
-  async parse(raw: Uint8Array, assess?: AssessFacts): Promise<ParseOutcome> {
+  async parse(raw: Uint8Array, assess?: AssessFacts, opts: { tokens?: boolean } = {}): Promise<ParseOutcome> {
     if (raw.byteLength > this.#maxBytes) return failure("too_large", raw);
     // The caller keeps its bytes, so they are copied once, unless they are in shared memory
     // (SMTP's are), which the worker reads in place. Cloning a view would copy its whole
     // underlying buffer, so a view gets a tight copy of its own, which is transferred.
     const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
     const sent = whole ? raw : raw.slice();
-    const outcome = await this.#pool.run({ raw: sent, assess }, whole ? [] : [sent.buffer as ArrayBuffer]);
+    const outcome = await this.#pool.run({ raw: sent, assess, tokens: opts.tokens === true }, whole ? [] : [sent.buffer as ArrayBuffer]);
     if (outcome.ok) return { ok: true, ...outcome.value };
     const reason = outcome.kind === "timeout" ? "parse_timeout" : outcome.kind === "closed" ? "parser_closed" : reasonOf("parse_error: ", outcome.message);
     return failure(reason, raw);

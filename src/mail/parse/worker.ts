@@ -18,12 +18,13 @@ const WARM_UP = new TextEncoder().encode(
 );
 
 serveWorker<ParseRequest, Parsed>(
-  async ({ raw, assess }) => {
+  async ({ raw, assess, tokens }) => {
     const mail = await parseInline(raw);
     const { text: extractedText, quoted: quotedText } = splitReply({ text: mail.text, html: mail.html });
     const snippet = snippetOf(extractedText || mail.text || "");
-    // The text the full-text vector indexes (storeContent), split here rather than on the event loop.
-    const textTokens = tokenizeText(extractedText);
+    // The text the full-text vector indexes (storeContent), split here rather than on the event
+    // loop, when the service makes the vector (SEARCH_VECTOR).
+    const textTokens = tokens ? tokenizeText(extractedText) : undefined;
     if (!assess) return { mail, extractedText, quotedText, snippet, textTokens };
     const content = assessMessageContent({ mail, headers: mail.headers, envelope: assess.envelope }, assess.mailDomain);
     return { mail, extractedText, quotedText, snippet, content, textTokens };
