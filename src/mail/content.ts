@@ -19,8 +19,9 @@ export type ParsedResult = Omit<ProcessedMail, "assessment">;
  * the result to the mailbox's actor; the actor's update then sets only what it decides
  * (thread, status, verdict, processed_at), and PostgreSQL does not compute the vector again
  * for columns that update leaves alone. The text part of the vector is made by the service
- * where it can be (src/mail/text-vector.ts). The actor's transaction, and the arrivals queued
- * behind it, no longer wait for text indexing, and the messages of one mailbox are indexed on
+ * where it can be (src/mail/text-vector.ts) when SEARCH_VECTOR says so, else by the row's
+ * trigger. The actor's transaction, and the arrivals queued behind it, no longer wait for
+ * text indexing, and the messages of one mailbox are indexed on
  * as many connections as there are jobs running.
  *
  * Why this write needs neither the actor nor its lease fence: every value is a function of the
