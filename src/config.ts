@@ -1,6 +1,7 @@
 import { availableParallelism, hostname } from "node:os";
 import { resolve } from "node:path";
 import { NATS_PREFIX_RE } from "./cluster/nats-names.ts";
+import type { TextVectorBy } from "./mail/text-vector-store.ts";
 import { DEFAULT_WORKER_NICE } from "./workers/thread-priority.ts";
 import { relayList } from "./mail/assess/upstream.ts";
 
@@ -64,7 +65,7 @@ export interface Config {
    * Who makes the text part of a processed message's full-text vector (README "Search"):
    * the service (src/mail/text-vector.ts) or the database's own parser (migration 0018's trigger).
    */
-  searchVector: "service" | "database";
+  searchVector: TextVectorBy;
   /** The local intelligence engine's worker pool: threads and the time budget of one call. */
   intelLocalWorkers: number;
   intelLocalTimeoutMs: number;
@@ -270,7 +271,7 @@ function defaultParseWorkers(): number {
  * on PostgreSQL, where making the vector in the service cost more of a shared machine's CPU
  * than it saved the database (README "Search").
  */
-function searchVectorOf(raw: string | undefined, postgres: boolean, problems: string[]): "service" | "database" {
+function searchVectorOf(raw: string | undefined, postgres: boolean, problems: string[]): TextVectorBy {
   const value = raw?.toLowerCase() ?? "auto";
   if (value === "service" || value === "database") return value;
   if (value !== "auto") problems.push(`SEARCH_VECTOR must be auto, service or database, got "${raw}"`);

@@ -4,7 +4,7 @@ import { Compiled, slot, slotsOf } from "../../db/compiled.ts";
 import { messages } from "../../db/schema/index.ts";
 import type { Disposition } from "../../db/schema/knowledge.ts";
 import type { TextTokens } from "./text-vector.ts";
-import { textVectorOf } from "./text-vector-store.ts";
+import { type TextVectorBy, textVectorOf } from "./text-vector-store.ts";
 import type { ProcessedMail } from "./types.ts";
 
 /** What processing knows of a message before its assessment: the content half of it, and the rest. */
@@ -36,7 +36,7 @@ export type ParsedResult = Omit<ProcessedMail, "assessment">;
  * worker split it (tokenizeText), so that the event loop need not. With `vectorBy` "database"
  * the trigger makes the text part itself (SEARCH_VECTOR).
  */
-export async function storeContent(db: Db, messageId: string, mail: ParsedResult, sender: string, textTokens?: TextTokens | null, vectorBy: "service" | "database" = "service"): Promise<Disposition | undefined> {
+export async function storeContent(db: Db, messageId: string, mail: ParsedResult, sender: string, textTokens?: TextTokens | null, vectorBy: TextVectorBy = "service"): Promise<Disposition | undefined> {
   const vector = vectorBy === "service" ? await textVectorOf(db, mail.extractedText ?? mail.textBody ?? "", textTokens) : null;
   const values = { ...contentColumns(mail), id: messageId, vector: vector === null ? "" : `${messageId} ${vector}` };
   const [row] = sender ? await STORE_WITH_SENDER.run(db, { ...values, sender: sender.toLowerCase() }) : await STORE.run(db, values);

@@ -6,6 +6,7 @@ import { dispositionFor } from "../domain/sender-profiles.ts";
 import type { Assessor } from "./assess/index.ts";
 import { getBlob, putBlob } from "./blobs.ts";
 import { storeContent, type ParsedResult } from "./content.ts";
+import type { TextVectorBy } from "./text-vector-store.ts";
 import { snippetOf } from "./extract.ts";
 import type { MailParser } from "./parse/index.ts";
 import type { RecentRaw } from "./recent-raw.ts";
@@ -28,7 +29,7 @@ export class InboundProcessor {
     private readonly assessor: Assessor,
     private readonly recent?: RecentRaw,
     /** Who makes the text part of the full-text vector (config SEARCH_VECTOR). */
-    private readonly vectorBy: "service" | "database" = "service",
+    private readonly vectorBy: TextVectorBy = "service",
   ) {}
 
   readonly handle = async (job: OutboxRow): Promise<JobResult> => {

@@ -3,6 +3,9 @@ import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../../db/migrate.ts";
 import { type Lexemes, type SegmentVector, type TextTokens, textVectorLiteral, tokenizeText } from "./text-vector.ts";
 
+/** Who makes the text part of a message's full-text vector (config SEARCH_VECTOR, README "Search"). */
+export type TextVectorBy = "service" | "database";
+
 /**
  * Words' lexemes as this database's `english` configuration makes them, asked for once per
  * word. A word's lexemes depend only on the word, so they are kept; the set of words mail uses
