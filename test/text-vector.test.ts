@@ -11,7 +11,7 @@ import { storeContent } from "../src/mail/content.ts";
 import { MailParser } from "../src/mail/parse/index.ts";
 import { splitReply } from "../src/mail/extract.ts";
 import { type TextTokens, tokenizeText } from "../src/mail/text-vector.ts";
-import { textVectorOf } from "../src/mail/text-vector-store.ts";
+import { numbersRule, textVectorOf } from "../src/mail/text-vector-store.ts";
 import type { ProcessedMail } from "../src/mail/types.ts";
 import { seedAccount, startTestService, type TestService } from "./harness.ts";
 import { rfc822 } from "./mail-support.ts";
@@ -168,6 +168,38 @@ describe("the text vector made by the service", () => {
     expect(r!.same).toBe(true);
     await clearing;
   }, 60_000);
+
+  test("numbers are made here once the database's rule for them is known: no look-up, the same vector", async () => {
+    // A client of its own (a view of the same database), so that its rule and cache start empty,
+    // that counts the statements the vector sends.
+    let statements = 0;
+    const counting = new Proxy(db(), {
+      get(target, key, receiver) {
+        if (key !== "execute") return Reflect.get(target, key, receiver);
+        return (...args: Parameters<typeof target.execute>) => {
+          statements++;
+          return target.execute(...args);
+        };
+      },
+    });
+    const vectorOf = async (text: string) => {
+      const made = await textVectorOf(counting, text);
+      const [r] = await query<{ same: boolean }>(sql`select ${made}::tsvector = setweight(to_tsvector('english', ${text}), 'C') as same`);
+      return r!.same;
+    };
+    // Before the rule is known, numbers are looked up with the other new words.
+    expect(await vectorOf("Order 1001 of the spring catalogue, 0042 items")).toBe(true);
+    expect(await numbersRule(counting).answered).toBe(true);
+    statements = 0;
+    // Known words and numbers never seen before, leading zeros and longer than any integer type: no statement.
+    for (const text of ["Order 1002 of the spring catalogue", "0043 items, 98765432109876543210987654321 of the catalogue", "Order 7 catalogue 0 0 00 000"]) {
+      expect(await vectorOf(text)).toBe(true);
+    }
+    expect(statements).toBe(0);
+    // A new word still asks, numbers beside it or not.
+    expect(await vectorOf("Order 1003 of the autumn catalogue")).toBe(true);
+    expect(statements).toBe(1);
+  });
 
   test("the parser's worker splits the text that is indexed, as tokenizeText does", async () => {
     const parser = new MailParser({ workers: 1 });

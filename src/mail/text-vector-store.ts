@@ -42,6 +42,17 @@ export async function textVectorOf(db: Db, text: string, split?: TextTokens | nu
     if (known) lexemes[k] = known;
     else missing.push(k);
   }
+  // A number is its own lexeme (below): made here, and not kept, so that the order numbers,
+  // amounts and dates every message brings neither cost a look-up nor crowd the cache.
+  if (missing.length > 0 && numbersRule(db).plain === true) {
+    let kept = 0;
+    for (const k of missing) {
+      const word = tokens.words[k]!;
+      if (isNumber(word)) lexemes[k] = [[word, ONE]];
+      else missing[kept++] = k;
+    }
+    missing.length = kept;
+  }
   if (cache.size + missing.length > CACHE_LIMIT) cache.clear();
   let segments: SegmentVector[] = [];
   if (missing.length > 0 || tokens.segments.length > 0) {
@@ -62,6 +73,47 @@ export async function textVectorOf(db: Db, text: string, split?: TextTokens | nu
 }
 
 const NONE: Lexemes = [];
+const ONE: readonly number[] = [1];
+
+/** A word of digits only (tokenizeText's words are letters only, digits only, or hyphenated letters). */
+const isNumber = (word: string): boolean => word.charCodeAt(0) >= 48 && word.charCodeAt(0) <= 57;
+
+/**
+ * Whether this database's `english` configuration reads a word of digits as the stock one
+ * does: a `uint` token, through the `simple` dictionary, whose lexeme is the word itself. Read
+ * once per database by a probe. Until it has answered (and for good if it says otherwise, or
+ * for now if it fails), numbers are looked up like any other word, so a changed configuration
+ * is honoured and no text waits for the probe.
+ */
+export interface NumbersRule {
+  /** The probe's answer; undefined until it has answered. */
+  plain: boolean | undefined;
+  answered: Promise<boolean>;
+}
+const numbersRules = new WeakMap<Db, NumbersRule>();
+
+/** The rule of `db`, probed on first use (again after a failed probe). */
+export function numbersRule(db: Db): NumbersRule {
+  let rule = numbersRules.get(db);
+  if (rule === undefined) {
+    const made: NumbersRule = { plain: undefined, answered: probeNumbers(db) };
+    made.answered.then(
+      (plain) => (made.plain = plain),
+      () => numbersRules.delete(db),
+    );
+    numbersRules.set(db, (rule = made));
+  }
+  return rule;
+}
+
+/** Numbers of several shapes (a zero, leading zeros, more digits than any integer type holds), each its own lexeme at its own position. */
+const PROBE = ["0", "007", "12345678901234567890123456789", "2024"];
+async function probeNumbers(db: Db): Promise<boolean> {
+  const rows = rowsOf<{ lexeme: string; positions: string }>(
+    await db.execute(sql`select lexeme, array_to_string(positions, ',') as positions from unnest(to_tsvector('english', ${PROBE.join(" ")}::text))`),
+  );
+  return rows.length === PROBE.length && PROBE.every((word, i) => rows.some((r) => r.lexeme === word && r.positions === String(i + 1)));
+}
 
 type Row = { kind: "w" | "s"; key: string; lexeme: string | null; positions: string | null };
 
