@@ -2,7 +2,7 @@
  * Inbound SMTP ingest vs. ceiling.
  *
  *   bun bench/smtp-ingest.ts [--seconds 10] [--connections 8] [--rounds 2] [--mailboxes 1]
- *                            [--message big|small] [--text filler|prose] [--pglite] [--messages N]
+ *                            [--message big|small] [--text filler|prose] [--distinct-text] [--pglite] [--messages N]
  *
  * `big` (default) is 20 KiB of text and a 100 KiB attachment (158 KiB on the wire), `small`
  * 8 KiB of text; --text prose makes that text English-like prose instead of the "x x x"
@@ -47,6 +47,7 @@ const { values } = parseArgs({
     messages: { type: "string", default: "0" },
     // filler (default, comparable with earlier figures) or prose: see benchText in bench/lib.ts.
     text: { type: "string", default: "filler" },
+    "distinct-text": { type: "boolean", default: false },
     against: { type: "string" },
   },
 });
@@ -59,6 +60,8 @@ const pglite = values.pglite === true;
 const messageLimit = Math.max(0, Number(values.messages));
 if (values.text !== "filler" && values.text !== "prose") throw new Error("--text is filler or prose");
 const textKind: BenchText = values.text;
+/** Each message's text starts with a line of its own (see buildBody). */
+const distinctText = values["distinct-text"] === true;
 /** Another checkout (e.g. a `git worktree` of the base commit, with its node_modules) measured in the same rounds. */
 const against = values.against;
 
@@ -119,14 +122,26 @@ async function messageBytes(): Promise<Buffer> {
   return small ? smallBenchMessage("bench@mail.localhost", textKind) : benchMessage("bench@mail.localhost", textKind);
 }
 
-/** Dot-stuffed, CRLF, without the end marker: an `X-Bench-Seq` line and the end are added per send. */
-async function buildBody(): Promise<string> {
-  return (await messageBytes()).toString("latin1").replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..");
+/**
+ * Dot-stuffed, CRLF, without the end marker: an `X-Bench-Seq` line and the end are added per
+ * send, and with --distinct-text a line at the start of the text part, made per message (an
+ * order number and its tracking URL, plain quoted-printable), as real mail's texts differ: the
+ * same text every time is what the service-made vector's word cache likes best.
+ */
+async function buildBody(): Promise<(n: number) => string> {
+  const body = (await messageBytes()).toString("latin1").replace(/\r?\n/g, "\r\n").replace(/^\./gm, "..");
+  if (!distinctText) return () => body;
+  const part = body.indexOf("Content-Type: text/plain");
+  const at = part < 0 ? -1 : body.indexOf("\r\n\r\n", part);
+  if (at < 0) throw new Error("--distinct-text: the message has no text part to start");
+  const head = body.slice(0, at + 4);
+  const tail = body.slice(at + 4);
+  return (n) => `${head}Order ${100_000 + n}: https://orders.example.com/track/${(n * 7919).toString(36)}\r\n${tail}`;
 }
 
 type Sent = { id: string | null; at: number };
 
-async function drive(port: number, rcpts: string[], body: string): Promise<{ count: number; perSecond: number; p50: number; p99: number; max: number; sent: Sent[] }> {
+async function drive(port: number, rcpts: string[], body: (n: number) => string): Promise<{ count: number; perSecond: number; p50: number; p99: number; max: number; sent: Sent[] }> {
   const clients = await Promise.all(Array.from({ length: connections }, () => Client.open(port)));
   const latencies: number[] = [];
   const sent: Sent[] = [];
@@ -137,7 +152,7 @@ async function drive(port: number, rcpts: string[], body: string): Promise<{ cou
     clients.map(async (c, ci) => {
       while (messageLimit > 0 ? seq < messageLimit : performance.now() < end) {
         const n = seq++;
-        const { ms, line } = await c.send(rcpts[n % rcpts.length]!, `X-Bench-Seq: ${ci}-${n}-${t0}\r\n${body}\r\n.\r\n`);
+        const { ms, line } = await c.send(rcpts[n % rcpts.length]!, `X-Bench-Seq: ${ci}-${n}-${t0}\r\n${body(n)}\r\n.\r\n`);
         latencies.push(ms);
         sent.push({ id: /queued as (\S+)/.exec(line)?.[1] ?? null, at: performance.now() });
       }
@@ -278,7 +293,7 @@ interface RunFigures {
 }
 
 /** One run against `t`: the SMTP drive, then the wait for every accepted message to be processed; printed as one line (`share` names the ceiling's share after the rate). */
-async function measure(t: Target, body: string, prefix: string, share: (perSecond: number) => string = () => ""): Promise<RunFigures> {
+async function measure(t: Target, body: (n: number) => string, prefix: string, share: (perSecond: number) => string = () => ""): Promise<RunFigures> {
   const svcCpu0 = cpuMsOf(t.svc.proc.pid);
   const threads0 = threadCpuMs(t.svc.proc.pid);
   const pgCpu0 = pgCpuMs(t.dbName);
@@ -324,7 +339,7 @@ try {
   const body = await buildBody();
 
   console.log(
-    `inbound SMTP ingest: ${small ? "8 KiB text" : "20 KiB text + 100 KiB attachment"} (${textKind}) (${(body.length / 1024).toFixed(0)} KiB on the wire), ${connections} connections, ${mailboxCount} mailbox(es), ${seconds} s per run, ${rounds} rounds, ${pglite ? "PGlite (embedded)" : `PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`}`,
+    `inbound SMTP ingest: ${small ? "8 KiB text" : "20 KiB text + 100 KiB attachment"} (${textKind}${distinctText ? ", distinct texts" : ""}) (${(body(0).length / 1024).toFixed(0)} KiB on the wire), ${connections} connections, ${mailboxCount} mailbox(es), ${seconds} s per run, ${rounds} rounds, ${pglite ? "PGlite (embedded)" : `PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`}`,
   );
   const figures = new Map<Target, RunFigures[]>(targets.map((t) => [t, []]));
   for (let round = 1; round <= rounds; round++) {

@@ -14,7 +14,7 @@ import { type TextTokens, tokenizeText } from "../src/mail/text-vector.ts";
 import { numbersRule, textVectorOf } from "../src/mail/text-vector-store.ts";
 import type { ProcessedMail } from "../src/mail/types.ts";
 import { seedAccount, startTestService, type TestService } from "./harness.ts";
-import { rfc822 } from "./mail-support.ts";
+import { rfc822, smtpSend, waitForMessage } from "./mail-support.ts";
 
 /**
  * The text part of a message's full-text vector is made by the service where it can name the
@@ -27,7 +27,9 @@ import { rfc822 } from "./mail-support.ts";
 let t: TestService;
 let s: Awaited<ReturnType<typeof seedAccount>>;
 beforeAll(async () => {
-  t = await startTestService();
+  // The service makes the text part here (the default leaves it to the database's parser), so
+  // that mail through SMTP below goes the service's way end to end.
+  t = await startTestService({ SEARCH_VECTOR: "service" });
   s = await seedAccount(t);
 });
 afterAll(() => t.stop());
@@ -284,6 +286,20 @@ describe("a message's full-text vector", () => {
       expect(await asGenerated(id)).toEqual({ same: true, hits: true });
       await db().execute(sql`update messages set subject = 'Renamed', text_body = 'nothing here', extracted_text = null where id = ${id}`);
       expect(await asGenerated(id)).toEqual({ same: true, hits: false });
+    }
+  });
+
+  test("mail through SMTP with SEARCH_VECTOR=service: the vector is the one PostgreSQL makes, and search finds its words, numbers and pieces", async () => {
+    const body = "Order 4471 of the Zürich meetings ships 2026-12-05, tracking https://orders.example.com/track/4471 (0042 boxes).\r\n";
+    const raw = rfc822({ From: "ann@example.com", To: s.agent.email_address, Subject: "Shipping update", "Message-ID": `<${randomUUID()}@example.com>` }, body);
+    const info = await smtpSend(t.service.smtpPort, { from: "ann@example.com", to: [s.agent.email_address] }, raw);
+    const id = /queued as ([0-9a-f-]{36})/.exec(info.response)![1]!;
+    expect(await waitForMessage(t, id)).toMatchObject({ status: "processed" });
+    expect((await asGenerated(id)).same).toBe(true);
+    for (const query of ["meetings", "4471", "0042", "orders.example.com", "Zürich"]) {
+      const found = await t.api("POST", `/v1/mailboxes/${s.agent.id}/search`, { body: { query }, token: s.agentKey.token });
+      expect(found.status).toBe(200);
+      expect((found.body.items as { id: string }[]).map((m) => m.id)).toContain(id);
     }
   });
 
