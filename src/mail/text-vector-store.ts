@@ -42,8 +42,8 @@ export async function textVectorOf(db: Db, text: string, split?: TextTokens | nu
     if (known) lexemes[k] = known;
     else missing.push(k);
   }
-  // A number is its own lexeme (below): made here, and not kept, so that the order numbers,
-  // amounts and dates every message brings neither cost a look-up nor crowd the cache.
+  // A number is its own lexeme (below): made here, and not kept, so that the order numbers and
+  // amounts every message brings neither cost a look-up nor crowd the cache.
   if (missing.length > 0 && numbersRule(db).plain === true) {
     let kept = 0;
     for (const k of missing) {
