@@ -19,7 +19,6 @@
  * update sets a text that starts with a number of its own, as every message's text differs.
  * PostgreSQL must run on this machine (its backend's CPU is read from /proc).
  */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { sql as sqlOf } from "drizzle-orm";
 import postgres from "postgres";
@@ -27,6 +26,7 @@ import { openDatabase } from "../db/client.ts";
 import { migrate, rowsOf } from "../db/migrate.ts";
 import { storeContent } from "../src/mail/content.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
+import { cpuUs } from "./cluster-lib.ts";
 import { benchMessage, freshDatabase, smallBenchMessage } from "./lib.ts";
 
 const VARIANTS = ["store-content", "as-is", "no-gin", "no-vector", "no-extracted"] as const;
@@ -43,10 +43,8 @@ const mail = await parseInline(raw);
 const text = mail.text ?? "";
 const WARM = 30;
 
-const cpuOf = (pid: number) => {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(f[11]) + Number(f[12])) * 10;
-};
+/** CPU milliseconds of a process so far. */
+const cpuOf = (pid: number) => cpuUs(pid) / 1000;
 
 async function run(variant: Variant): Promise<{ pg: number; client: number }> {
   const fresh = await freshDatabase();

@@ -11,7 +11,7 @@
  * one backend's per text; with --pglite, the embedded database in a temporary directory, whose
  * work is in this process. Run it in two checkouts to compare them.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../db/client.ts";
@@ -19,6 +19,7 @@ import { migrate, rowsOf } from "../db/migrate.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
 import { tokenizeText } from "../src/mail/text-vector.ts";
 import { textVectorOf } from "../src/mail/text-vector-store.ts";
+import { cpuUs } from "./cluster-lib.ts";
 import { freshDatabase, smallBenchMessage, tempDir } from "./lib.ts";
 
 const { values } = parseArgs({ options: { n: { type: "string", default: "3000" }, pglite: { type: "boolean", default: false }, dates: { type: "boolean", default: false } } });
@@ -29,10 +30,8 @@ const raw = new Uint8Array(await smallBenchMessage("bench@mail.localhost", "pros
 const prose = (await parseInline(raw)).text ?? "";
 const textOf = (i: number) => `Order ${100_000 + i} is ready at ${i % 24} for ${i * 7} units${values.dates ? ` (due 2026-12-${String(1 + (i % 28)).padStart(2, "0")})` : ""}.\n${prose}`;
 
-const cpuOf = (pid: number) => {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(f[11]) + Number(f[12])) * 10;
-};
+/** CPU milliseconds of a process so far. */
+const cpuOf = (pid: number) => cpuUs(pid) / 1000;
 
 const fresh = values.pglite ? undefined : await freshDatabase();
 const dir = values.pglite ? tempDir("mailroom-text-vector-") : undefined;
