@@ -7,7 +7,12 @@
  * spends it: the HTTP side, the forwarding node, the owner answering forwarded commands, or
  * the NATS server carrying them.
  *
- *   NATS_URL=nats://… bun bench/cluster-cpu.ts [--seconds 5] [--rounds 3] [--connections 64] [--only owner|other|both]
+ *   NATS_URL=nats://… bun bench/cluster-cpu.ts [--seconds 5] [--rounds 3] [--connections 64] [--only owner|other|both] [--warmup 2]
+ *
+ * --warmup: seconds of the same traffic before each mode's rounds (the JIT of a node that has
+ * not served that traffic yet is still compiling for tens of seconds; see cluster-read.ts).
+ * Beside the CPU, each line gives the machine's idle share during the rounds (/proc/stat): a
+ * process that leaves the cores idle under a closed loop is waiting, not working.
  *
  * --only runs one of the three (with BENCH_CPU_PROF, a profile of just that traffic).
  *
@@ -20,14 +25,21 @@
  * The nats-server is found by name on this machine (pgrep -x nats-server); without one its
  * column is left out.
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { call, clusterOnFreshDatabase, cpuUs, floor, mailboxWithKey, median, wrk, requireWrk } from "./cluster-lib.ts";
 
 requireWrk();
 
-const { values } = parseArgs({ options: { only: { type: "string" }, "no-floor": { type: "boolean", default: false }, seconds: { type: "string", default: "5" }, rounds: { type: "string", default: "3" }, connections: { type: "string", default: "64" } } });
+const { values } = parseArgs({ options: { only: { type: "string" }, "no-floor": { type: "boolean", default: false }, seconds: { type: "string", default: "5" }, warmup: { type: "string", default: "2" }, rounds: { type: "string", default: "3" }, connections: { type: "string", default: "64" } } });
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
+const warmup = Number(values.warmup);
+/** The machine's CPU time so far (jiffies): all, and idle. */
+const machine = () => {
+  const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return { all: f.reduce((s, x) => s + x, 0), idle: f[3]! + f[4]! };
+};
 const connections = Number(values.connections);
 
 function fail(message: string): never {
@@ -61,10 +73,11 @@ try {
     };
     for (const mode of modes) {
       const targets = targetsOf[mode];
-      await run(targets, 2); // warm-up
+      await run(targets, warmup);
       const rps: number[] = [];
       const per = new Map<string, number[]>(processes.map(([name]) => [name, []]));
       let non2xx = 0;
+      const m0 = machine();
       for (let i = 0; i < rounds; i++) {
         const before = processes.map(([, pid]) => cpuUs(pid));
         const r = await run(targets, seconds);
@@ -73,9 +86,11 @@ try {
         rps.push(r.rps);
         non2xx += r.non2xx;
       }
+      const m1 = machine();
+      const idle = (100 * (m1.idle - m0.idle)) / (m1.all - m0.all);
       const split = processes.map(([name]) => `${name} ${median(per.get(name)!).toFixed(1)}`);
       const total = processes.reduce((s, [name]) => s + median(per.get(name)!), 0);
-      console.log(`${label}${all[mode]}: ${Math.round(median(rps)).toLocaleString("en-US")} req/s; ${split.join(", ")}; total ${total.toFixed(1)}${non2xx ? `; ${non2xx} non-2xx` : ""}`);
+      console.log(`${label}${all[mode]}: ${Math.round(median(rps)).toLocaleString("en-US")} req/s; ${split.join(", ")}; total ${total.toFixed(1)}; machine idle ${idle.toFixed(0)}%${non2xx ? `; ${non2xx} non-2xx` : ""}`);
     }
   };
   console.log(`GET /v1/mailboxes/{id} on two nodes, PostgreSQL + NATS, ${connections} connections, ${rounds} rounds of ${seconds}s; CPU µs per request served, median of the rounds`);

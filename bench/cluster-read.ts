@@ -9,15 +9,21 @@
  * other forwards each of its calls to it over the same NATS, batched as the placement
  * batches. service/floor is how close our code runs to what the API on Bun and NATS costs.
  *
- *   NATS_URL=nats://… bun bench/cluster-read.ts [--seconds 8] [--connections 64] [--rounds 2]
+ *   NATS_URL=nats://… bun bench/cluster-read.ts [--seconds 8] [--connections 64] [--rounds 2] [--warmup 8]
+ *
+ * --warmup: seconds of load on each setup (the ceiling, the floors, one node, then both)
+ * before its rounds, so that the rounds see compiled code. The service is a far larger program
+ * than the floors, and its JIT was still compiling after 8 s of load (a fifth of the owner's
+ * CPU on JIT threads): 30 measures the steady state a long-running node is in.
  */
 import { parseArgs } from "node:util";
 import { call, ceiling, clusterOnFreshDatabase, floor, fmt, mailboxWithKey, median, quantile, wrk, requireWrk } from "./cluster-lib.ts";
 
 requireWrk();
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "8" }, connections: { type: "string", default: "64" }, rounds: { type: "string", default: "2" }, samples: { type: "string", default: "2000" } } });
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "8" }, warmup: { type: "string" }, connections: { type: "string", default: "64" }, rounds: { type: "string", default: "2" }, samples: { type: "string", default: "2000" } } });
 const seconds = Number(values.seconds);
+const warmup = Number(values.warmup ?? values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
 const samples = Number(values.samples);
@@ -33,23 +39,23 @@ try {
   const path = `/v1/mailboxes/${mailboxId}`;
   const auth = [`authorization: Bearer ${token}`];
 
-  const runCeiling = () => wrk(ceil!.url + path, { connections, seconds });
-  const one = () => wrk(a.base + path, { connections, seconds, headers: auth });
+  const runCeiling = (s = seconds) => wrk(ceil!.url + path, { connections, seconds: s });
+  const one = (s = seconds) => wrk(a.base + path, { connections, seconds: s, headers: auth });
   // The floors, in the same rounds as the service: one server, then the owner and the forwarder.
   const subject = `read-floor-${Date.now().toString(36)}`;
   floors.push(await floor(body), await floor(body, { role: "owner", subject }), await floor(body, { role: "forwarder", subject }));
-  const floorOne = () => wrk(floors[0]!.url + path, { connections, seconds, headers: auth });
-  const floorPair = async () => {
+  const floorOne = (s = seconds) => wrk(floors[0]!.url + path, { connections, seconds: s, headers: auth });
+  const floorPair = async (s = seconds) => {
     const [x, y] = await Promise.all([
-      wrk(floors[1]!.url + path, { connections: connections / 2, seconds, headers: auth }),
-      wrk(floors[2]!.url + path, { connections: connections / 2, seconds, headers: auth }),
+      wrk(floors[1]!.url + path, { connections: connections / 2, seconds: s, headers: auth }),
+      wrk(floors[2]!.url + path, { connections: connections / 2, seconds: s, headers: auth }),
     ]);
     return { rps: x.rps + y.rps, non2xx: x.non2xx + y.non2xx };
   };
-  await runCeiling();
-  await floorOne();
-  await floorPair();
-  await one();
+  await runCeiling(warmup);
+  await floorOne(warmup);
+  await floorPair(warmup);
+  await one(warmup);
   const single: { api: number; ceil: number; p99: number; floor?: number }[] = [];
   for (let i = 0; i < rounds; i++) {
     const cr = await runCeiling();
@@ -61,14 +67,14 @@ try {
   const b = await c.start("b");
   await c.waitBalanced(2);
   const owner = await c.ownerOf(mailboxId);
-  const both = async () => {
+  const both = async (s = seconds) => {
     const [x, y] = await Promise.all([
-      wrk(a.base + path, { connections: connections / 2, seconds, headers: auth }),
-      wrk(b.base + path, { connections: connections / 2, seconds, headers: auth }),
+      wrk(a.base + path, { connections: connections / 2, seconds: s, headers: auth }),
+      wrk(b.base + path, { connections: connections / 2, seconds: s, headers: auth }),
     ]);
     return { rps: x.rps + y.rps, p99: Math.max(x.p99ms, y.p99ms), non2xx: x.non2xx + y.non2xx };
   };
-  await both();
+  await both(warmup);
   const pair: { api: number; ceil: number; p99: number; floor?: number }[] = [];
   for (let i = 0; i < rounds; i++) {
     const cr = await runCeiling();
