@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SlidingWindow } from "../actors/mailbox/rate-window.ts";
+import { SlidingWindow, WINDOW_CHUNK } from "../actors/mailbox/rate-window.ts";
 import { issueKey, seedAccount, sleep, startTestService, type ApiResponse, type TestService } from "./harness.ts";
 
 /** A small limit and a short window so the tests can watch a window pass. */
@@ -147,6 +147,80 @@ describe("SlidingWindow arithmetic", () => {
     expect(admitted.remaining).toBe(0);
     expect(w.take(1012).allowed).toBe(false);
     expect(w.take(1501).allowed).toBe(true);
+  });
+});
+
+/** The sliding-window log written the obvious way, to check SlidingWindow's answers against. */
+class ReferenceWindow {
+  private calls: number[] = [];
+  private first = 0;
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+  take(now: number) {
+    while (this.first < this.calls.length && this.calls[this.first]! <= now - this.windowMs) this.first++;
+    const used = this.calls.length - this.first;
+    if (used >= this.limit) return { allowed: false, limit: this.limit, remaining: 0, resetInMs: this.windowMs - (now - this.calls[this.first]!) };
+    this.calls.push(now);
+    return { allowed: true, limit: this.limit, remaining: this.limit - used - 1, resetInMs: this.windowMs - (now - this.calls[this.first]!) };
+  }
+  record(at: number) {
+    if (this.calls.length - this.first === this.limit) this.first++;
+    this.calls.push(at);
+  }
+}
+
+describe("SlidingWindow in chunks (large limits)", () => {
+  // A deterministic walk: bursts that fill the window past several chunks, pauses that empty it
+  // part or all of the way, refusals at the limit, and a rebuild by record() beyond the limit.
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+
+  for (const limit of [5, 600, WINDOW_CHUNK, WINDOW_CHUNK + 1, 3 * WINDOW_CHUNK + 17]) {
+    test(`limit ${limit}: every answer equals the plain log's, through growth, refusals, emptying and refilling`, () => {
+      const windowMs = 1000;
+      const w = new SlidingWindow(limit, windowMs);
+      const ref = new ReferenceWindow(limit, windowMs);
+      let now = 0;
+      let steps = 0;
+      let refused = 0;
+      for (let phase = 0; phase < 12; phase++) {
+        // Even phases: a burst four times faster than the limit allows (it fills the window and
+        // meets refusals); odd ones: calls at half the rate the limit allows (the window slides).
+        const step = phase % 2 === 0 ? windowMs / (4 * limit) : (2 * windowMs) / limit;
+        const calls = Math.floor(random() * limit * 1.5) + limit / 2;
+        for (let i = 0; i < calls; i++, steps++) {
+          now += step * 2 * random();
+          const answer = w.take(now);
+          expect(answer).toEqual(ref.take(now));
+          if (!answer.allowed) refused++;
+        }
+        now += phase % 3 === 2 ? windowMs * 2 : random() * windowMs;
+      }
+      for (let i = 0; i < limit + 3; i++) {
+        now += 0.01;
+        w.record(now);
+        ref.record(now);
+      }
+      expect(w.take(now + 0.5)).toEqual(ref.take(now + 0.5));
+      expect(w.isIdle(now + windowMs + 1)).toBe(true);
+      expect(steps).toBeGreaterThan(limit);
+      expect(refused).toBeGreaterThan(0);
+    });
+  }
+
+  test("slots follow the calls in the window, not the limit: no more than three chunks beyond them", () => {
+    const w = new SlidingWindow(10_000_000, 600_000);
+    for (let i = 1; i <= 100_000; i++) {
+      w.take(i / 100);
+      if (i % 997 === 0) expect(w.capacity).toBeLessThanOrEqual(Math.max(i, WINDOW_CHUNK) + 3 * WINDOW_CHUNK);
+    }
+    // A ring doubled to fit 100,000 calls would hold 131,072 slots.
+    expect(w.capacity).toBeLessThanOrEqual(100_000 + 3 * WINDOW_CHUNK);
+    // The window slides: old chunks are let go as calls leave it.
+    for (let i = 1; i <= 50_000; i++) w.take(600_000 + 1000 + i / 100);
+    expect(w.capacity).toBeLessThanOrEqual(50_000 + 3 * WINDOW_CHUNK);
   });
 });
 
