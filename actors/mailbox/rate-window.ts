@@ -81,18 +81,17 @@ export class SlidingWindow {
   }
 
   private push(at: number): void {
+    if (this.chunks === undefined && this.size === this.ring.length) this.grow();
     const chunks = this.chunks;
-    if (chunks !== undefined) {
+    if (chunks === undefined) {
+      this.ring[(this.head + this.size) % this.ring.length] = at;
+    } else {
       if (this.tail === WINDOW_CHUNK) {
         chunks.push(this.spare ?? new Float64Array(WINDOW_CHUNK));
         this.spare = undefined;
         this.tail = 0;
       }
       chunks[chunks.length - 1]![this.tail++] = at;
-    } else {
-      if (this.size === this.ring.length) this.grow();
-      if (this.chunks !== undefined) return this.push(at);
-      this.ring[(this.head + this.size) % this.ring.length] = at;
     }
     this.size++;
   }
