@@ -109,7 +109,8 @@ try {
   const attachmentOf = distinct(100 * 1024);
   const oldPut = (bytes: Uint8Array) => database.db.insert(blobs).values({ sha256: sha256Hex(bytes), size: bytes.byteLength, bytes }).onConflictDoNothing();
   const auth = await cpuMs(() => checkAuth(raw, envelope, { mta: "mail.localhost", timeoutMs: 1000, resolver: offline }));
-  const assessAll = await cpuMs(() => assessor.assess({ raw, mail, headers: mail.headers, envelope }));
+  // A text of its own each time, as every message has: the word gate keeps the index of the last few texts.
+  const assessAll = await cpuMs((i) => assessor.assess({ raw, mail: { ...mail, text: `Order ${i}\n${mail.text}` }, headers: mail.headers, envelope }));
   const rules: [number, number] = [assessAll[0] - auth[0], 0];
   // The text the generated column takes the vector of (the body, capped as there), distinct
   // on every run as every message's is.

@@ -9,7 +9,7 @@ import { PHISH_PATTERNS } from "../src/mail/assess/signals/phish.ts";
 import { CREDENTIAL_PATTERNS, PAYMENT_PATTERNS } from "../src/mail/assess/signals/language.ts";
 import { normalizeForMatch } from "../src/mail/assess/text.ts";
 import { ACTION_PATTERNS, ASK_PHRASES } from "../src/mail/assess/triage.ts";
-import { gateOf, leadOf, testGated } from "../src/mail/assess/word-gate.ts";
+import { gateOf, leadOf, testGated, TextWords, wordHash } from "../src/mail/assess/word-gate.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
 import { loadCorpus } from "./corpus/mail.ts";
 
@@ -141,6 +141,65 @@ describe("a gated test answers what the pattern answers", () => {
     }
     expect(matches).toBeGreaterThan(50);
     expect(skipped).toBeGreaterThan(500);
+  });
+});
+
+describe("the word index of a text", () => {
+  /** What the index stands for: the runs of `\w`, each with where it starts. */
+  const reference = (text: string) => {
+    const starts = new Map<string, number[]>();
+    for (const m of text.matchAll(/[A-Za-z0-9_]+/g)) starts.set(m[0], [...(starts.get(m[0]) ?? []), m.index]);
+    return starts;
+  };
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+
+  test("has every run of \\w and nothing else, with every place each starts, whole or by its beginning", () => {
+    const random = seeded(99);
+    const vocabulary = ["a", "ab", "abc", "urgent", "urgently", "Urgent", "pay_now", "x1", "42", "4242", "_", "wire", "wired", "caf", "über", "naïve"];
+    const separators = [" ", "  ", ".", ", ", "\n", "é", "—", "'", "-", "\t", "ü"];
+    for (let n = 0; n < 300; n++) {
+      let text = "";
+      const length = Math.floor(random() * 60);
+      for (let i = 0; i < length; i++) {
+        text += vocabulary[Math.floor(random() * vocabulary.length)];
+        if (random() < 0.85) text += separators[Math.floor(random() * separators.length)];
+      }
+      const index = new TextWords(text);
+      const runs = reference(text);
+      const asked = new Set([...vocabulary, ...runs.keys(), "", "ur", "pay now", "wire ", "über", "caf\u00e9", "zz"]);
+      for (const word of asked) {
+        expect({ text, word, has: index.has(word) }).toEqual({ text, word, has: runs.has(word) });
+        expect({ text, word, starts: sorted(index.startsOf({ words: [word], prefixes: [] })) }).toEqual({ text, word, starts: runs.get(word) ?? [] });
+        // A prefix: every run that begins with it, and a run taken whole is not taken again.
+        const begun = [...runs].filter(([w]) => w.startsWith(word));
+        expect({ text, word, starts: sorted(index.startsOf({ words: [], prefixes: [word] })) }).toEqual({ text, word, starts: sorted(begun.flatMap(([, at]) => at)) });
+        expect({ text, word, starts: sorted(index.startsOf({ words: [word], prefixes: [word] })) }).toEqual({ text, word, starts: sorted(begun.flatMap(([, at]) => at)) });
+        expect({ text, word, admits: index.admits([[{ words: [], prefixes: [word] }]]) }).toEqual({ text, word, admits: begun.length > 0 });
+      }
+    }
+  });
+
+  test("tells apart two words filed under the same hash", () => {
+    // Two different words with one hash, found by trying made-up words (a birthday search).
+    const seen = new Map<number, string>();
+    let pair: [string, string] | null = null;
+    const random = seeded(7);
+    while (!pair) {
+      const word = Array.from({ length: 6 }, () => "abcdefghijklmnopqrstuvwxyz"[Math.floor(random() * 26)]).join("");
+      const hash = wordHash(word)!;
+      const other = seen.get(hash);
+      if (other !== undefined && other !== word) pair = [other, word];
+      else seen.set(hash, word);
+    }
+    const [one, two] = pair;
+    const both = new TextWords(`${one} zq ${two} ${one}`);
+    expect(both.has(one) && both.has(two)).toBe(true);
+    expect(sorted(both.startsOf({ words: [one], prefixes: [] }))).toEqual([0, one.length + 4 + two.length + 1]);
+    expect(both.startsOf({ words: [two], prefixes: [] })).toEqual([one.length + 4]);
+    const first = new TextWords(`${one} zq ${one}`);
+    expect(first.has(two)).toBe(false);
+    expect(first.startsOf({ words: [two], prefixes: [] })).toEqual([]);
+    expect(new TextWords(`zq ${two}`).has(one)).toBe(false);
   });
 });
 
