@@ -87,7 +87,7 @@ export class TextWords {
   private readonly at: Int32Array;
   private readonly next: Int32Array;
   private words = 0;
-  private sorted: string[] | null = null;
+  private pairs: { keys: Int32Array; heads: Int32Array; next: Int32Array; mask: number } | null = null;
 
   constructor(private readonly text: string) {
     let runs = 0;
@@ -129,11 +129,11 @@ export class TextWords {
     const at: number[] = [];
     for (const w of clause.words) this.pushStarts(this.find(w), at);
     for (const p of clause.prefixes) {
-      const spellings = this.sortedWords();
-      for (let i = lowerBound(spellings, p); i < spellings.length && spellings[i]!.startsWith(p); i++) {
+      this.eachBeginning(p, (id) => {
         // A word already taken whole is not taken again.
-        if (!clause.words.includes(spellings[i]!)) this.pushStarts(this.find(spellings[i]!), at);
-      }
+        if (!clause.words.some((w) => this.isWord(id, w))) this.pushStarts(id, at);
+        return false;
+      });
     }
     return at;
   }
@@ -199,23 +199,60 @@ export class TextWords {
   }
 
   private hasPrefix(prefix: string): boolean {
-    const spellings = this.sortedWords();
-    const lo = lowerBound(spellings, prefix);
-    return lo < spellings.length && spellings[lo]!.startsWith(prefix);
+    return this.eachBeginning(prefix, () => true);
   }
 
-  /** The distinct words spelled out, in code-unit order: made only for a pattern with a prefix clause. */
-  private sortedWords(): string[] {
-    if (this.sorted) return this.sorted;
-    const spellings = new Array<string>(this.words);
-    for (let id = 0; id < this.words; id++) {
-      const start = this.at[this.first[id]!]!;
-      spellings[id] = this.text.slice(start, start + this.lengths[id]!);
+  /** Whether word `id` is `word`. */
+  private isWord(id: number, word: string): boolean {
+    return this.lengths[id] === word.length && this.text.startsWith(word, this.at[this.first[id]!]!);
+  }
+
+  /**
+   * Calls `visit` with each distinct word that begins with `prefix`, until it returns true;
+   * true when one did. Words are filed by their first two characters on the first call (a
+   * prefix is one character rarely, and then every word is looked at), so a prefix looks only
+   * at the few words that begin as it does. Sorting the words instead, to search them, cost
+   * more than the rest of the index.
+   */
+  private eachBeginning(prefix: string, visit: (id: number) => boolean): boolean {
+    const pairs = (this.pairs ??= this.fileByPair());
+    const matches = (id: number) => this.lengths[id]! >= prefix.length && this.text.startsWith(prefix, this.at[this.first[id]!]!);
+    if (prefix.length < 2) {
+      for (let id = 0; id < this.words; id++) if (matches(id) && visit(id)) return true;
+      return false;
     }
-    // The engine's own string sort: several times faster than one with a comparator function.
-    return (this.sorted = spellings.sort());
+    const key = pairKey(prefix.charCodeAt(0), prefix.charCodeAt(1));
+    for (let slot = key & pairs.mask; pairs.heads[slot] !== 0; slot = (slot + 1) & pairs.mask) {
+      if (pairs.keys[slot] !== key) continue;
+      for (let id = pairs.heads[slot]! - 1; id >= 0; id = pairs.next[id]!) if (matches(id) && visit(id)) return true;
+      return false;
+    }
+    return false;
+  }
+
+  private fileByPair(): { keys: Int32Array; heads: Int32Array; next: Int32Array; mask: number } {
+    let size = 8;
+    while (size < this.words * 2) size *= 2;
+    const keys = new Int32Array(size);
+    const heads = new Int32Array(size);
+    const next = new Int32Array(this.words).fill(-1);
+    const mask = size - 1;
+    for (let id = 0; id < this.words; id++) {
+      if (this.lengths[id]! < 2) continue;
+      const start = this.at[this.first[id]!]!;
+      const key = pairKey(this.text.charCodeAt(start), this.text.charCodeAt(start + 1));
+      let slot = key & mask;
+      while (heads[slot] !== 0 && keys[slot] !== key) slot = (slot + 1) & mask;
+      keys[slot] = key;
+      next[id] = heads[slot]! - 1;
+      heads[slot] = id + 1;
+    }
+    return { keys, heads, next, mask };
   }
 }
+
+/** Two characters of `\w` as one number (both are ASCII), spread so that nearby pairs fall apart. */
+const pairKey = (a: number, b: number): number => Math.imul((a << 8) | b, 0x9e3779b1) >>> 8;
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
@@ -235,20 +272,8 @@ export function wordHash(word: string): number | null {
 /** `\w` without the regex engine: ASCII letters, digits and underscore. */
 const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 
-/** The first index of a sorted list whose item is not below `key`. */
-function lowerBound(sorted: string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 // The texts of the message being assessed (its body, the triage's new text, the lure head):
-// each is gated by ~10–40 patterns in a row, so the last few word sets are kept.
+// each is gated by ~10–40 patterns in a row, so the last few word indexes are kept.
 const recent: { text: string; words: TextWords }[] = [];
 const RECENT = 4;
 function wordsOf(text: string): TextWords {
