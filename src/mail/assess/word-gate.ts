@@ -71,7 +71,7 @@ export const someGated = (patterns: readonly RegExp[], text: string): boolean =>
  * places it occurs. No word becomes a string of its own. A set of the words split out of the
  * text, as this was before, made a fresh string and a hash-table entry for each of its ~3,500
  * words (20 KiB of prose): three quarters of the content rules' CPU on a text not seen before
- * (bench/content-rules.ts, 2.0 ms a message then, 0.86 ms now). A look-up compares the
+ * (bench/content-rules.ts, 2.0 ms a message then, 0.83 ms now). A look-up compares the
  * characters themselves, so words whose hashes collide are still told apart.
  */
 export class TextWords {
