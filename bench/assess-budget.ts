@@ -9,6 +9,7 @@ import { CREDENTIAL_PATTERNS, PAYMENT_PATTERNS } from "../src/mail/assess/signal
 import { PHISH_PATTERNS } from "../src/mail/assess/signals/phish.ts";
 import { ACTION_PATTERNS } from "../src/mail/assess/triage.ts";
 import { extractText } from "../src/mail/extract.ts";
+import { someGated } from "../src/mail/assess/word-gate.ts";
 
 const runs = Number(process.argv[process.argv.indexOf("--runs") + 1] ?? 3) || 3;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -43,6 +44,21 @@ for (const [name, patterns] of Object.entries(families)) {
     for (const input of inputs) worst = Math.max(worst, timed(() => re.test(input)));
   }
   console.log(`  ${name.padEnd(14)} ${patterns.length.toString().padStart(3)} patterns  worst ${worst.toFixed(1).padStart(8)} ms`);
+}
+
+// The word gate on texts made to cost its index the most: 512 KiB of words that are all distinct
+// (every one a new entry) and all begin as many gate prefixes do (a prefix's look-up reads every
+// word that begins with its first two characters; "d" is a one-character prefix, read against all).
+console.log(`\nword gate, every family on 512 KiB of distinct words sharing a beginning (median of ${runs})`);
+for (const lead of ["re", "in", "ch", "d"]) {
+  const text = Array.from({ length: 100_000 }, (_, i) => `${lead}q${i.toString(36)}`).join(" ").slice(0, KB512);
+  // A text of its own each run: the gate keeps the index of the last few texts.
+  let run = 0;
+  const work = () => {
+    const own = `${run++} ${text}`;
+    for (const f of Object.values(families)) someGated(f, own);
+  };
+  console.log(`  "${lead}…" words${" ".repeat(18 - lead.length)} ${timed(work).toFixed(1).padStart(8)} ms`);
 }
 
 const html = (h: string) => extractText({ text: null, html: h });
