@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import postgres from "postgres";
 import { loadConfig } from "../src/config.ts";
 import { startService, type Service } from "../src/service.ts";
 
@@ -42,6 +43,29 @@ export const usingPostgres = !!process.env.DATABASE_URL;
  */
 export const TEST_SECRETS_KEY = "test-secrets-key-0123456789abcdef0123456789abcdef";
 export const usingNats = !!process.env.NATS_URL;
+
+/**
+ * A fresh database on DATABASE_URL's server, for services that must not share one with the
+ * other test services: on PostgreSQL they all use DATABASE_URL's database, and a job one
+ * service writes may be run by another's job runner (a service without a relay marks the
+ * other's outbound mail sent, say). `prefix` names it; drop() removes it.
+ */
+export async function freshDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error("freshDatabase needs DATABASE_URL");
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  const name = `${prefix}_${Date.now()}_${process.pid}_${randomBytes(3).toString("hex")}`;
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
 
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), "mailroom-test-"));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { expectError, fieldPaths, ISO, seedAccount, sleep, startTestService, UUID, type TestService } from "./harness.ts";
+import { expectError, fieldPaths, freshDatabase, ISO, seedAccount, sleep, startTestService, usingPostgres, UUID, type TestService } from "./harness.ts";
 import { startRelaySink } from "./mail-support.ts";
 
 let t: TestService;
@@ -537,13 +537,18 @@ describe("labels on messages", () => {
 describe("outbound messages", () => {
   let relay: Awaited<ReturnType<typeof startRelaySink>>;
   let o: TestService;
+  // On PostgreSQL, a database of its own: the file's other service has no relay, and its job
+  // runner, sharing the database, could take this one's delivery and keep the mail locally.
+  let db: Awaited<ReturnType<typeof freshDatabase>> | undefined;
   beforeAll(async () => {
     relay = await startRelaySink();
-    o = await startTestService({ SMTP_RELAY_URL: relay.url });
+    db = usingPostgres ? await freshDatabase("mailroom_outbound") : undefined;
+    o = await startTestService({ SMTP_RELAY_URL: relay.url, ...(db ? { DATABASE_URL: db.url } : {}) });
   });
   afterAll(async () => {
     await o.stop();
     await relay.close();
+    await db?.drop();
   });
 
   test("delivery events oldest first; direction, status and raw as handed to the relay", async () => {

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import postgres from "postgres";
-import { sleep, usingNats, usingPostgres } from "./harness.ts";
+import { freshDatabase, sleep, usingNats, usingPostgres } from "./harness.ts";
 import { rfc822 } from "./mail-support.ts";
 import { startReceiver } from "./webhook-support.ts";
 
@@ -62,22 +62,6 @@ const api = (base: string, method: string, path: string, body?: unknown, headers
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   }).then(async (r) => ({ status: r.status, body: (await r.json().catch(() => null)) as any }));
 
-async function freshDb(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.DATABASE_URL!;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  const name = `mailroom_faults_${Date.now()}_${process.pid}`;
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
 async function setup(base: string, receiverUrl: string) {
   const acct = await api(base, "POST", "/v1/accounts", { slug: `faults-${crypto.randomUUID().slice(0, 8)}`, displayName: "Faults" });
   expect(acct.status).toBe(201);
@@ -115,7 +99,7 @@ afterAll(() => {
 
 describe.skipIf(!usingPostgres)(`webhook delivery survives crashes (${usingNats ? "JetStream" : "in-process"})`, () => {
   test("SIGKILL with deliveries in flight, then a restart: every event delivered at least once and recorded", async () => {
-    const db = await freshDb();
+    const db = await freshDatabase("mailroom_faults");
     // A slow receiver, so that the kill lands with requests in flight.
     const rx = startReceiver(async () => {
       await sleep(150);
@@ -162,7 +146,7 @@ describe.skipIf(!usingPostgres)(`webhook delivery survives crashes (${usingNats 
   }, 120_000);
 
   test.skipIf(!usingNats)("two nodes on one PostgreSQL and NATS deliver each event once", async () => {
-    const db = await freshDb();
+    const db = await freshDatabase("mailroom_faults");
     const rx = startReceiver();
     try {
       const a = await startNode(db.url, "pair-a");
