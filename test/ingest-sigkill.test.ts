@@ -9,8 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import MailComposer from "nodemailer/lib/mail-composer";
-import postgres from "postgres";
-import { TEST_SECRETS_KEY } from "./harness.ts";
+import { freshDatabase, TEST_SECRETS_KEY } from "./harness.ts";
 import { RawClient } from "./smtp-support.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -35,16 +34,9 @@ async function freePort(): Promise<number> {
 
 async function databaseUrl(): Promise<string | undefined> {
   if (!process.env.DATABASE_URL) return undefined;
-  const name = `mailroom_kill_${Date.now()}_${process.pid}`;
-  const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  dropDatabase = async () => {
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  };
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const db = await freshDatabase("mailroom_kill");
+  dropDatabase = db.drop;
+  return db.url;
 }
 
 /** Starts src/main.ts and resolves with its ports once it logs "ready". */

@@ -184,7 +184,7 @@ export class TextWords {
       const held = this.slots[slot]!;
       if (held === 0) return -1;
       const id = held - 1;
-      if (this.hashes[id] === hash && this.lengths[id] === word.length && this.text.startsWith(word, this.at[this.first[id]!]!)) return id;
+      if (this.hashes[id] === hash && this.isWord(id, word)) return id;
     }
   }
 
@@ -222,7 +222,7 @@ export class TextWords {
       return false;
     }
     const key = pairKey(prefix.charCodeAt(0), prefix.charCodeAt(1));
-    for (let slot = key & pairs.mask; pairs.heads[slot] !== 0; slot = (slot + 1) & pairs.mask) {
+    for (let slot = pairSlot(key, pairs.mask); pairs.heads[slot] !== 0; slot = (slot + 1) & pairs.mask) {
       if (pairs.keys[slot] !== key) continue;
       for (let id = pairs.heads[slot]! - 1; id >= 0; id = pairs.next[id]!) if (matches(id) && visit(id)) return true;
       return false;
@@ -241,7 +241,7 @@ export class TextWords {
       if (this.lengths[id]! < 2) continue;
       const start = this.at[this.first[id]!]!;
       const key = pairKey(this.text.charCodeAt(start), this.text.charCodeAt(start + 1));
-      let slot = key & mask;
+      let slot = pairSlot(key, mask);
       while (heads[slot] !== 0 && keys[slot] !== key) slot = (slot + 1) & mask;
       keys[slot] = key;
       next[id] = heads[slot]! - 1;
@@ -251,8 +251,9 @@ export class TextWords {
   }
 }
 
-/** Two characters of `\w` as one number (both are ASCII), spread so that nearby pairs fall apart. */
-const pairKey = (a: number, b: number): number => Math.imul((a << 8) | b, 0x9e3779b1) >>> 8;
+/** Two characters as one number (exact: each is one UTF-16 code unit), and its first slot in a table, spread so that nearby pairs fall apart. */
+const pairKey = (a: number, b: number): number => (a << 16) | b;
+const pairSlot = (key: number, mask: number): number => (Math.imul(key, 0x9e3779b1) >>> 8) & mask;
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
