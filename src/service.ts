@@ -226,7 +226,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     // One LISTEN for the SSE event streams of this process (stopped below, before the HTTP server).
     const events = new EventFeed((channel, onNotify) => database.listen(channel, onNotify), log.child({ component: "events" }));
     await events.start();
-    events.onEveryEvent(() => webhooks.poke());
+    events.onRelayWork(() => webhooks.poke());
 
     let draining = false;
     const accounts = new Accounts(database.db, config);

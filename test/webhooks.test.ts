@@ -284,6 +284,38 @@ describe("delivery", () => {
     }
   });
 
+  test("an event no enabled endpoint subscribes to is done when written; one that an endpoint wants wakes the relay and is fanned out", async () => {
+    const s = await seedAccount(t);
+    const rx = startReceiver();
+    let relayWakes = 0;
+    const unsubscribe = t.service.internals.events.onRelayWork(() => relayWakes++);
+    try {
+      const disabled = await endpointFor(s.agent.id, rx.url, ["message.processed"]);
+      await t.api("PATCH", `/v1/webhooks/${disabled.webhook.id}`, { body: { enabled: false } });
+      await endpointFor(s.agent.id, rx.url, ["message.received"]);
+      const id = await inbound(s.agent.email_address);
+      await waitForMessage(t, id);
+      await rx.waitFor((rs) => rs.length >= 1);
+      expect(relayWakes).toBeGreaterThanOrEqual(1);
+      const db = t.service.internals.database.db;
+      // Done in the transaction that wrote it (done_at is that transaction's now(), as created_at
+      // is), or by the relay's later one.
+      const rows = rowsOf<{ topic: string; done_on_write: boolean; deliveries: number }>(
+        await db.execute(sql`
+          select o.topic, o.done_at = o.created_at as done_on_write, (select count(*)::int from webhook_deliveries d where d.event_id = o.id) as deliveries
+          from outbox o where o.kind = 'event' and o.mailbox_id = ${s.agent.id} order by o.mailbox_seq`),
+      );
+      expect(rows).toEqual([
+        { topic: "message.received", done_on_write: false, deliveries: 1 },
+        { topic: "message.processed", done_on_write: true, deliveries: 0 },
+      ]);
+      expect(rx.requests.map((r) => r.headers["x-service-event"])).toEqual(["message.received"]);
+    } finally {
+      unsubscribe();
+      rx.stop();
+    }
+  });
+
   test("each mailbox's endpoints get only that mailbox's events", async () => {
     const s = await seedAccount(t);
     const a = startReceiver();

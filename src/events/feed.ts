@@ -2,6 +2,11 @@ import type { Logger } from "../log.ts";
 
 /** The channel the outbox trigger notifies on every event insert; the payload is the mailbox id. */
 export const EVENTS_CHANNEL = "mailroom_events";
+/**
+ * The channel the outbox trigger notifies when a transaction wrote an event that some webhook
+ * endpoint subscribes to (migration 0019); the others are done as they are written.
+ */
+export const RELAY_CHANNEL = "mailroom_relay";
 
 /** `Database.listen`: LISTEN on a channel, resolving to an unsubscribe. */
 export type Listen = (channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>;
@@ -13,16 +18,17 @@ interface Subscriber {
 
 /**
  * One LISTEN per process on `mailroom_events`, fanned out in memory to the open event streams
- * of each mailbox. A wake is only a hint that something committed; streams read what is new
- * from the outbox themselves (and poll as well, in case a notification is lost, e.g. while
- * the listening connection reconnects).
+ * of each mailbox, and one on `mailroom_relay` for the webhook relay. A wake is only a hint
+ * that something committed; streams and the relay read what is new from the outbox themselves
+ * (and poll as well, in case a notification is lost, e.g. while the listening connection
+ * reconnects).
  *
  * `stop()` closes every open stream (so that `server.stop` can finish) and refuses new ones.
  */
 export class EventFeed {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
-  private readonly everyEvent = new Set<() => void>();
-  private unlisten: (() => Promise<void>) | undefined;
+  private readonly relayWork = new Set<() => void>();
+  private unlisten: (() => Promise<void>)[] = [];
   private state: "new" | "running" | "stopped" = "new";
 
   constructor(
@@ -34,12 +40,18 @@ export class EventFeed {
   async start(): Promise<void> {
     if (this.state !== "new") return;
     this.state = "running";
-    try {
-      const unlisten = await this.listen(EVENTS_CHANNEL, (payload) => this.notify(payload));
-      if (this.stopped) await unlisten(); // stopped while subscribing
-      else this.unlisten = unlisten;
-    } catch (err) {
-      this.log?.warn({ err }, "could not LISTEN for event notifications; event streams fall back to polling");
+    const channels: [string, (payload: string) => void][] = [
+      [EVENTS_CHANNEL, (payload) => this.notify(payload)],
+      [RELAY_CHANNEL, () => this.notifyRelay()],
+    ];
+    for (const [channel, onNotify] of channels) {
+      try {
+        const unlisten = await this.listen(channel, onNotify);
+        if (this.stopped) await unlisten(); // stopped while subscribing
+        else this.unlisten.push(unlisten);
+      } catch (err) {
+        this.log?.warn({ err, channel }, "could not LISTEN for event notifications; event streams and the relay fall back to polling");
+      }
     }
   }
 
@@ -75,21 +87,25 @@ export class EventFeed {
     };
   }
 
-  /** Calls `wake` on every event of any mailbox (the webhook relay); answers the unsubscribe. */
-  onEveryEvent(wake: () => void): () => void {
-    this.everyEvent.add(wake);
-    return () => void this.everyEvent.delete(wake);
+  /** Calls `wake` whenever events that a webhook endpoint wants commit (the relay); answers the unsubscribe. */
+  onRelayWork(wake: () => void): () => void {
+    this.relayWork.add(wake);
+    return () => void this.relayWork.delete(wake);
   }
 
-  /** Wakes the streams of one mailbox (what a notification does), and the every-event listeners. */
-  notify(mailboxId: string): void {
-    for (const wake of this.everyEvent) {
+  /** Wakes the relay listeners (what a `mailroom_relay` notification does). */
+  notifyRelay(): void {
+    for (const wake of this.relayWork) {
       try {
         wake();
       } catch (err) {
-        this.log?.warn({ err }, "event listener failed");
+        this.log?.warn({ err }, "relay listener failed");
       }
     }
+  }
+
+  /** Wakes the streams of one mailbox (what a `mailroom_events` notification does). */
+  notify(mailboxId: string): void {
     const set = this.subscribers.get(mailboxId.trim().toLowerCase());
     if (!set) return;
     for (const s of [...set]) {
@@ -107,7 +123,7 @@ export class EventFeed {
     this.state = "stopped";
     const all = [...this.subscribers.values()].flatMap((set) => [...set]);
     this.subscribers.clear();
-    this.everyEvent.clear();
+    this.relayWork.clear();
     for (const s of all) {
       try {
         s.close();
@@ -116,7 +132,7 @@ export class EventFeed {
       }
     }
     const unlisten = this.unlisten;
-    this.unlisten = undefined;
-    if (unlisten) await unlisten().catch((err: unknown) => this.log?.warn({ err }, "could not UNLISTEN event notifications"));
+    this.unlisten = [];
+    for (const u of unlisten) await u().catch((err: unknown) => this.log?.warn({ err }, "could not UNLISTEN event notifications"));
   }
 }

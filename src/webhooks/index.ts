@@ -92,8 +92,9 @@ export class WebhookSystem {
   }
 
   /**
-   * Fan out now: events were committed. The service calls it on every event notification, so
-   * whichever node is free fans them out at once; the relay's poll covers a lost notification.
+   * Fan out now: events that an endpoint subscribes to were committed. The service calls it on
+   * every relay notification (src/events/feed.ts), so whichever node is free fans them out at
+   * once; the relay's poll covers a lost notification.
    */
   poke(): void {
     this.relay.poke();
