@@ -80,7 +80,7 @@ async function run(variant: Variant): Promise<{ pg: number; client: number }> {
     const parsed = { headers: mail.headers, messageIdHeader: null, inReplyTo: null, references: [], subject: "Quarterly figures", fromAddress: "sender@example.com", fromName: null, toAddresses: ["bench@mail.localhost"], ccAddresses: [], replyTo: [], htmlBody: null, quotedText: null, snippet: "", attachments: [{ filename: "figures.pdf", mimeType: "application/pdf", size: 1, contentId: null, sha256: null, rawOffset: 0, rawLength: 1, transferEncoding: "base64" as const }] };
     const update = (i: number) => {
       const body = `${i} ${text}`;
-      if (service) return storeContent(service.db, ids[i]!, { ...parsed, textBody: body, extractedText: body }, "sender@example.com", undefined, "database");
+      if (service) return storeContent(service.db, ids[i]!, { ...parsed, textBody: body, extractedText: body }, "sender@example.com");
       return sql`
         update messages set from_address = 'sender@example.com', subject = 'Quarterly figures', cc = '[]'::jsonb,
           text_body = ${body}, extracted_text = ${variant === "no-extracted" ? null : body}, headers = ${sql.json(mail.headers as never)}, attachment_names = 'figures.pdf'

@@ -10,8 +10,10 @@ import { putBlob } from "../src/mail/blobs.ts";
 import { storeContent } from "../src/mail/content.ts";
 import { MailParser } from "../src/mail/parse/index.ts";
 import { splitReply } from "../src/mail/extract.ts";
-import { type TextTokens, tokenizeText } from "../src/mail/text-vector.ts";
-import { numbersRule, textVectorOf } from "../src/mail/text-vector-store.ts";
+import { tokenizeText } from "../src/mail/text-vector.ts";
+import { type LearnedWord, type Lexicon, type TextVectorPieces, textVectorPieces, WordLexicon } from "../src/mail/text-vector-pieces.ts";
+import { numbersRule } from "../src/mail/text-vector-rules.ts";
+import { LexiconFeed } from "../src/mail/lexicon-feed.ts";
 import type { ProcessedMail } from "../src/mail/types.ts";
 import { seedAccount, startTestService, type TestService } from "./harness.ts";
 import { rfc822, smtpSend, waitForMessage } from "./mail-support.ts";
@@ -37,14 +39,47 @@ afterAll(() => t.stop());
 const db = () => t.service.internals.database.db;
 const query = async <T>(q: ReturnType<typeof sql>) => rowsOf<T>(await db().execute(q));
 
-/** Whether our literal is the vector PostgreSQL makes of `text`; both texts when it is not. */
-async function sameAsPostgres(text: string): Promise<{ same: boolean; ours: string; theirs: string }> {
-  const ours = await textVectorOf(db(), text);
-  if (ours === null) throw new Error(`no vector made for ${JSON.stringify(text.slice(0, 80))}`);
-  const [r] = await query<{ same: boolean; ours: string; theirs: string }>(
-    sql`select ${ours}::tsvector = setweight(to_tsvector('english', left(${text}, 200000)), 'C') as same, ${ours}::tsvector::text as ours, setweight(to_tsvector('english', left(${text}, 200000)), 'C')::text as theirs`,
-  );
+type Compared = { same: boolean; fellBack: boolean; ours: string; theirs: string };
+
+/**
+ * Whether `pieces` join (migration 0020's function) into the vector PostgreSQL makes of `text`
+ * (where the function declines, the trigger's own vector: `fellBack`); both texts when not.
+ */
+async function joinedSameAsPostgres(text: string, pieces: TextVectorPieces): Promise<Compared> {
+  const theirs = sql`setweight(to_tsvector('english', left(${text}, 200000)), 'C')`;
+  const [r] = await query<Compared>(sql`
+    select coalesce(v, ${theirs}) = ${theirs} as same, v is null as "fellBack", coalesce(v::text, '') as ours, ${theirs}::text as theirs
+    from (select mailroom_text_vector(${pieces.json}::jsonb) as v) j`);
   return r!;
+}
+
+/** The pieces of `text` with `lexicon`, which must be made. */
+function piecesOf(text: string, lexicon: Lexicon, numbersPlain = true): TextVectorPieces {
+  const tokens = tokenizeText(text);
+  if (!tokens) throw new Error(`not split: ${JSON.stringify(text.slice(0, 80))}`);
+  const pieces = textVectorPieces(tokens, lexicon, numbersPlain);
+  if (!pieces) throw new Error(`no pieces for ${JSON.stringify(text.slice(0, 80))}`);
+  return pieces;
+}
+
+/** Teaches `lexicon` the lexemes of `words` as PostgreSQL makes them of each word alone. */
+async function learn(lexicon: WordLexicon, words: string[]): Promise<void> {
+  if (words.length === 0) return;
+  const rows = await query<{ word: string; lexeme: string | null; positions: number[] | null }>(
+    sql`select w as word, t.lexeme, t.positions from unnest(string_to_array(${words.join(" ")}, ' ')) w left join lateral unnest(to_tsvector('english', w)) t on true`,
+  );
+  const made = new Map<string, [string, number[]][]>(words.map((w) => [w, []]));
+  for (const r of rows) if (r.lexeme !== null) made.get(r.word)!.push([r.lexeme, r.positions!]);
+  lexicon.learn([...made]);
+}
+
+/** Equal to PostgreSQL's with no word known, then again with every word learned: both ways of the function. */
+async function sameBothWays(text: string, lexicon = new WordLexicon()): Promise<{ cold: Compared; warm: Compared; missing: string[] }> {
+  const first = piecesOf(text, lexicon);
+  const cold = await joinedSameAsPostgres(text, first);
+  await learn(lexicon, first.missing);
+  const second = piecesOf(text, lexicon);
+  return { cold, warm: await joinedSameAsPostgres(text, second), missing: second.missing };
 }
 
 // Deterministic texts: pieces of real words and every printable ASCII character, so that the
@@ -65,11 +100,52 @@ function texts(count: number, seed: number, alphabet: string, words = WORDS): st
   return out;
 }
 
-describe("the text vector made by the service", () => {
-  test("equals PostgreSQL's for every generated text", async () => {
+async function receivedMessage(subject: string): Promise<string> {
+  const raw = new TextEncoder().encode(rfc822({ From: "ann@example.com", To: s.agent.email_address, Subject: subject }, "Body.\r\n"));
+  const id = randomUUID();
+  await db()
+    .insert(messages)
+    .values({ id, mailboxId: s.agent.id, transport: "smtp", direction: "inbound", status: "received", fromAddress: "ann@example.com", toAddress: s.agent.email_address, subject, rawSha256: await putBlob(db(), raw), rawSize: raw.byteLength });
+  return id;
+}
+const processed = (text: string, file = "report-2024_final.pdf"): ProcessedMail => ({
+  headers: [{ key: "Subject", value: "Quarterly figures" }],
+  messageIdHeader: null,
+  inReplyTo: null,
+  references: [],
+  subject: "Quarterly figures",
+  fromAddress: "ann@example.com",
+  toAddresses: [s.agent.email_address],
+  ccAddresses: ["cc.person@example.org"],
+  replyTo: [],
+  textBody: text,
+  htmlBody: null,
+  extractedText: text,
+  snippet: text.slice(0, 100),
+  attachments: [{ filename: file, mimeType: "application/pdf", size: 5, contentId: null, sha256: null, rawOffset: 0, rawLength: 5, transferEncoding: "identity" as const }],
+  assessment: { riskLevel: "low", triageLabel: "fyi", signals: [], auth: { spf: "none", dkim: "none", dmarc: "none" }, autoReplyBlocked: false },
+});
+/** The stored vector against migration 0006's expression, computed now from the row. */
+const asGenerated = async (id: string) => {
+  const [r] = await query<{ same: boolean; hits: boolean }>(sql`
+    select search_tsv = (
+      setweight(to_tsvector('english', left(subject, 2000)), 'A')
+      || setweight(to_tsvector('english', left(from_address || ' ' || to_address || ' ' || translate(cc::text, '[]",', '    '), 4000)
+        || ' ' || translate(left(from_address || ' ' || to_address || ' ' || cc::text, 4000), '@.[]",', '      ')), 'B')
+      || setweight(to_tsvector('english', left(attachment_names, 4000) || ' ' || translate(left(attachment_names, 4000), '-_.', '   ')), 'B')
+      || setweight(to_tsvector('english', left(coalesce(extracted_text, text_body, ''), 200000)), 'C')
+    ) as same, search_tsv @@ websearch_to_tsquery('english', 'meetings') as hits
+    from messages where id = ${id}`);
+  return r!;
+};
+
+
+describe("the text vector in pieces", () => {
+  test("equals PostgreSQL's for every generated text, with its words unknown and then known", async () => {
     let made = 0;
     let withSegments = 0;
     const failures: string[] = [];
+    const lexicon = new WordLexicon();
     for (const [seed, alphabet, words] of [
       [1, ASCII, WORDS],
       [2, " \n,;:!?()'\"abcXYZ019", WORDS],
@@ -86,8 +162,16 @@ describe("the text vector made by the service", () => {
         }
         made++;
         if (tokens.segments.length) withSegments++;
-        const r = await sameAsPostgres(text);
-        if (!r.same) failures.push(`${JSON.stringify(text)}\n  ours:   ${r.ours}\n  theirs: ${r.theirs}`);
+        // Each text against a lexicon that knows none of its words, then one that knows them all.
+        const cold = await joinedSameAsPostgres(text, piecesOf(text, new WordLexicon()));
+        const known = piecesOf(text, lexicon);
+        await learn(lexicon, known.missing);
+        const warm = piecesOf(text, lexicon);
+        expect(warm.missing).toEqual([]);
+        const joined = await joinedSameAsPostgres(text, warm);
+        for (const r of [cold, joined]) {
+          if (!r.same || r.fellBack) failures.push(`${JSON.stringify(text)}\n  ours:   ${r.ours}\n  theirs: ${r.theirs}`);
+        }
       }
     }
     expect(failures).toEqual([]);
@@ -95,7 +179,7 @@ describe("the text vector made by the service", () => {
     expect(made).toBeGreaterThan(1900);
     expect(withSegments).toBeGreaterThan(1200);
     expect(made - withSegments).toBeGreaterThan(200);
-  }, 60_000);
+  }, 120_000);
 
   test("prose, stop words, case, hyphenated words and pieces only PostgreSQL splits", async () => {
     for (const text of [
@@ -106,27 +190,42 @@ describe("the text vector made by the service", () => {
       "the and of",
       "Write to bob@example.com or see https://example.com/x?y=1 by 2024-01-05 (costs $1,234.56, v1.2.3).",
       "the the bob@example.com the the",
+      "bob@example.com the of",
       "Grüße aus Zürich, and the café is open",
-      "mailroomend the a.b mailroomend",
+      "a.b c.d e.f",
+      "the a.b the c.d of",
     ]) {
-      expect(tokenizeText(text)).not.toBeNull();
-      expect((await sameAsPostgres(text)).same).toBe(true);
+      const { cold, warm, missing } = await sameBothWays(text);
+      expect(cold).toMatchObject({ same: true, fellBack: false });
+      expect(warm).toMatchObject({ same: true, fellBack: false });
+      expect(missing).toEqual([]);
     }
-    // A piece only PostgreSQL splits that holds the word marking its end is left to it whole.
-    expect(await textVectorOf(db(), "write to x@MailroomEnd.example now")).toBeNull();
+  });
+
+  test("the marker word anywhere (a segment, a word, a word's lexeme) leaves the text to the trigger", async () => {
+    const lexicon = new WordLexicon();
+    for (const text of ["write to x@MailroomEnd.example now", "the Mailroomend is here", "two mailroomends"]) {
+      expect(textVectorPieces(tokenizeText(text)!, lexicon, true)).toBeNull();
+    }
+    // A known word whose lexeme is the marker.
+    lexicon.learn([["mailrooming", [["mailroomend", [1]]]]]);
+    expect(textVectorPieces(tokenizeText("some mailrooming here")!, lexicon, true)).toBeNull();
   });
 
   test("equals PostgreSQL's for the text of every mail in the fixtures", async () => {
     const dirs = ["test/fixtures/mime", "test/fixtures/intel", ...readdirSync("test/fixtures/intel", { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `test/fixtures/intel/${d.name}`)];
     let made = 0;
     const failures: string[] = [];
+    const lexicon = new WordLexicon();
     for (const dir of dirs) {
       for (const file of readdirSync(dir).filter((f) => f.endsWith(".eml"))) {
         const mail = await simpleParser(readFileSync(`${dir}/${file}`));
         const text = splitReply({ text: mail.text ?? null, html: typeof mail.html === "string" ? mail.html : null }).text;
-        if (!text || !tokenizeText(text)) continue;
+        const tokens = text ? tokenizeText(text) : null;
+        if (!text || !tokens || !textVectorPieces(tokens, lexicon, true)) continue;
         made++;
-        if (!(await sameAsPostgres(text)).same) failures.push(`${dir}/${file}`);
+        const { cold, warm } = await sameBothWays(text, lexicon);
+        if (!cold.same || !warm.same) failures.push(`${dir}/${file}`);
       }
     }
     expect(failures).toEqual([]);
@@ -134,89 +233,81 @@ describe("the text vector made by the service", () => {
   }, 60_000);
 
   test("PostgreSQL's limits: a lexeme keeps its first 255 positions, and positions stop at 16383", async () => {
-    const many = "word other ".repeat(300);
-    const mixed = "word a.b ".repeat(300);
-    const long = benchText("Long. ", 150_000, "prose") + " closing words";
-    expect((await sameAsPostgres(many)).same).toBe(true);
-    expect((await sameAsPostgres(mixed)).same).toBe(true);
-    expect(tokenizeText(long)!.starts.length).toBeGreaterThan(16_383);
-    expect((await sameAsPostgres(long)).same).toBe(true);
-    expect((await sameAsPostgres(long.replaceAll(". ", ". x@y.z "))).same).toBe(true);
-    // Beyond 200,000 characters the vector stops, as migration 0006's left(…) does.
-    expect((await sameAsPostgres("alpha ".repeat(40_000) + "omega")).same).toBe(true);
-    // left() counts code points: a text of astral characters keeps more UTF-16 units than 200,000.
-    expect((await sameAsPostgres("\u{1F600} ".repeat(70_000) + "omega")).same).toBe(true);
-  });
-
-  test("a text's lexemes survive another text's look-up clearing the cache meanwhile", async () => {
-    const text = "alpha beta gamma";
-    await textVectorOf(db(), text);
-    // This one waits for its new word, and meanwhile a text with more new words than the cache
-    // holds clears it (its first step, before any await of its own).
-    const waiting = textVectorOf(db(), `${text} zzwaitingword`);
-    const letters = (n: number) => Array.from({ length: 4 }, (_, i) => String.fromCharCode(97 + (Math.floor(n / 26 ** i) % 26))).join("");
-    const words = Array.from({ length: 52_000 }, (_, n) => `${n < 26_000 ? "q" : "r"}${letters(n % 26_000)}`);
-    const flood: TextTokens = {
-      words,
-      spelled: words.map((_, k) => `${Math.min(k + 1, 16_383)}C`),
-      starts: Int32Array.from(words, (_, k) => k + 1),
-      first: Int32Array.from({ length: words.length + 1 }, (_, k) => k),
-      span: new Int32Array(words.length).fill(1),
-      segments: [],
-      after: new Int32Array(0),
-    };
-    const clearing = textVectorOf(db(), words.join(" "), flood);
-    const [r] = await query<{ same: boolean }>(sql`select ${await waiting}::tsvector = setweight(to_tsvector('english', ${`${text} zzwaitingword`}), 'C') as same`);
-    expect(r!.same).toBe(true);
-    await clearing;
-  }, 60_000);
-
-  test("numbers are made here once the database's rule for them is known: no look-up, the same vector", async () => {
-    // A client of its own (a view of the same database), so that its rule and cache start empty,
-    // that counts the statements the vector sends.
-    let statements = 0;
-    const counting = new Proxy(db(), {
-      get(target, key, receiver) {
-        if (key !== "execute") return Reflect.get(target, key, receiver);
-        return (...args: Parameters<typeof target.execute>) => {
-          statements++;
-          return target.execute(...args);
-        };
-      },
-    });
-    const vectorOf = async (text: string) => {
-      const made = await textVectorOf(counting, text);
-      const [r] = await query<{ same: boolean }>(sql`select ${made}::tsvector = setweight(to_tsvector('english', ${text}), 'C') as same`);
-      return r!.same;
-    };
-    // Before the rule is known, numbers are looked up with the other new words.
-    expect(await vectorOf("Order 1001 of the spring catalogue, 0042 items")).toBe(true);
-    expect(await numbersRule(counting).answered).toBe(true);
-    statements = 0;
-    // Known words and numbers never seen before, leading zeros and longer than any integer type: no statement.
-    for (const text of ["Order 1002 of the spring catalogue", "0043 items, 98765432109876543210987654321 of the catalogue", "Order 7 catalogue 0 0 00 000"]) {
-      expect(await vectorOf(text)).toBe(true);
+    // Below the limit of a lexeme: joined, with the words known and unknown.
+    const some = "word other ".repeat(120);
+    const both = await sameBothWays(some);
+    expect(both.cold).toMatchObject({ same: true, fellBack: false });
+    expect(both.warm).toMatchObject({ same: true, fellBack: false });
+    // Past it, where joining keeps one position more than to_tsvector: the function declines
+    // and the trigger makes the text part itself.
+    for (const text of ["word other ".repeat(300), "word a.b ".repeat(300)]) {
+      const { cold, warm } = await sameBothWays(text);
+      expect(cold).toMatchObject({ same: true, fellBack: true });
+      expect(warm).toMatchObject({ same: true, fellBack: true });
     }
-    expect(statements).toBe(0);
-    // A new word still asks, numbers beside it or not.
-    expect(await vectorOf("Order 1003 of the autumn catalogue")).toBe(true);
-    expect(statements).toBe(1);
+    // A flood of words never seen (each made alone by the function, and answered again) is left
+    // to the trigger whole, and teaches nothing.
+    const letters = (k: number) => Array.from({ length: 5 }, (_, i) => String.fromCharCode(97 + (Math.floor(k / 26 ** i) % 26))).join("");
+    const flood = Array.from({ length: 1001 }, (_, k) => `zq${letters(k)}`).join(" ");
+    expect(textVectorPieces(tokenizeText(flood)!, new WordLexicon(), true)).toBeNull();
+    expect(textVectorPieces(tokenizeText(flood.slice(0, flood.lastIndexOf(" ")))!, new WordLexicon(), true)!.missing).toHaveLength(1000);
+    // Near the last position: no pieces at all.
+    const long = benchText("Long. ", 150_000, "prose") + " closing words";
+    expect(tokenizeText(long)!.starts.length).toBeGreaterThan(16_383);
+    expect(textVectorPieces(tokenizeText(long)!, new WordLexicon(), true)).toBeNull();
   });
 
-  test("the parser's worker splits the text that is indexed, as tokenizeText does", async () => {
+  test("numbers are made in the worker once the database's rule for them is known, and are never learned", async () => {
+    expect(await numbersRule(db()).answered).toBe(true);
+    const text = "Order 1001 of the spring catalogue, 0042 items, 98765432109876543210987654321 of them";
+    const lexicon = new WordLexicon();
+    await learn(lexicon, piecesOf(text, lexicon).missing.filter((w) => !/^\d/.test(w)));
+    // Plain numbers: nothing missing, the same vector.
+    const plain = piecesOf(text, lexicon, true);
+    expect(plain.missing).toEqual([]);
+    expect(await joinedSameAsPostgres(text, plain)).toMatchObject({ same: true, fellBack: false });
+    // Until the rule is known, numbers are made by the database like words not known yet.
+    const asked = piecesOf(text, lexicon, false);
+    expect(asked.missing.sort()).toEqual(["0042", "1001", "98765432109876543210987654321"]);
+    expect(await joinedSameAsPostgres(text, asked)).toMatchObject({ same: true, fellBack: false });
+  });
+
+  test("the statement that stores the content answers the lexemes of the words it made, numbers aside", async () => {
+    const id = await receivedMessage("Learning");
+    const text = "Zebras gallop over 1234 hyphen-joined meadows";
+    const pieces = piecesOf(text, new WordLexicon());
+    const learned: LearnedWord[] = [];
+    await storeContent(db(), id, processed(text), "ann@example.com", { pieces, learned: (words) => learned.push(...words) });
+    expect(await asGenerated(id)).toMatchObject({ same: true });
+    expect(learned.map(([w]) => w).sort()).toEqual(["gallop", "hyphen-joined", "meadows", "over", "zebras"]);
+    const lexicon = new WordLexicon();
+    await learn(lexicon, ["gallop", "hyphen-joined", "meadows", "over", "zebras"]);
+    for (const [word, lexemes] of learned) expect(lexemes).toEqual(lexicon.get(word)!);
+    // "over" is a stop word: known, with no lexeme.
+    expect(learned.find(([w]) => w === "over")![1]).toEqual([]);
+  });
+
+  test("the parser's worker makes the pieces of the text that is indexed, with the words it was taught", async () => {
     const parser = new MailParser({ workers: 1 });
     try {
-      for (const body of ["Hello there, see bob@example.com about the well-known café.\r\n", "Meet <b>now</b>\r\n"]) {
-        const raw = new TextEncoder().encode(rfc822({ From: "ann@example.com", To: "b@example.com", Subject: "S", "Content-Type": "text/plain; charset=utf-8" }, body));
-        const outcome = await parser.parse(raw, undefined, { tokens: true });
-        if (!outcome.ok) throw new Error(outcome.reason);
-        expect(outcome.textTokens).toEqual(tokenizeText(outcome.extractedText));
-        expect(outcome.textTokens === null).toBe(body.includes("<"));
-        // Not asked (SEARCH_VECTOR=database): the worker does not split the text at all.
-        const plain = await parser.parse(raw);
-        if (!plain.ok) throw new Error(plain.reason);
-        expect(plain.textTokens).toBeUndefined();
-      }
+      const body = "Hello there, see bob@example.com about the well-known café.\r\n";
+      const raw = new TextEncoder().encode(rfc822({ From: "ann@example.com", To: "b@example.com", Subject: "S", "Content-Type": "text/plain; charset=utf-8" }, body));
+      const first = await parser.parse(raw, undefined, { vector: { numbersPlain: true } });
+      if (!first.ok) throw new Error(first.reason);
+      expect(first.textPieces).toEqual(textVectorPieces(tokenizeText(first.extractedText)!, new WordLexicon(), true));
+      // Taught its words, the worker's next pieces need none of them.
+      const lexicon = new WordLexicon();
+      await learn(lexicon, first.textPieces!.missing);
+      const taught = first.textPieces!.missing.map((w) => [w, lexicon.get(w)!] as const);
+      const second = await parser.parse(raw, undefined, { vector: { numbersPlain: true, learned: taught } });
+      if (!second.ok) throw new Error(second.reason);
+      expect(second.textPieces!.missing).toEqual([]);
+      expect(await joinedSameAsPostgres(second.extractedText, second.textPieces!)).toMatchObject({ same: true, fellBack: false });
+      // A tag leaves the text to the trigger; not asked (SEARCH_VECTOR=database), no pieces at all.
+      const tagged = await parser.parse(new TextEncoder().encode(rfc822({ From: "a@example.com", To: "b@example.com", Subject: "S" }, "Meet <b>now</b>\r\n")), undefined, { vector: { numbersPlain: true } });
+      expect(tagged.ok && tagged.textPieces).toBeNull();
+      const plain = await parser.parse(raw);
+      expect(plain.ok && plain.textPieces).toBeUndefined();
     } finally {
       await parser.close();
     }
@@ -229,46 +320,41 @@ describe("the text vector made by the service", () => {
   });
 });
 
-describe("a message's full-text vector", () => {
-  async function receivedMessage(subject: string): Promise<string> {
-    const raw = new TextEncoder().encode(rfc822({ From: "ann@example.com", To: s.agent.email_address, Subject: subject }, "Body.\r\n"));
-    const id = randomUUID();
-    await db()
-      .insert(messages)
-      .values({ id, mailboxId: s.agent.id, transport: "smtp", direction: "inbound", status: "received", fromAddress: "ann@example.com", toAddress: s.agent.email_address, subject, rawSha256: await putBlob(db(), raw), rawSize: raw.byteLength });
-    return id;
-  }
-  const processed = (text: string, file = "report-2024_final.pdf"): ProcessedMail => ({
-    headers: [{ key: "Subject", value: "Quarterly figures" }],
-    messageIdHeader: null,
-    inReplyTo: null,
-    references: [],
-    subject: "Quarterly figures",
-    fromAddress: "ann@example.com",
-    toAddresses: [s.agent.email_address],
-    ccAddresses: ["cc.person@example.org"],
-    replyTo: [],
-    textBody: text,
-    htmlBody: null,
-    extractedText: text,
-    snippet: text.slice(0, 100),
-    attachments: [{ filename: file, mimeType: "application/pdf", size: 5, contentId: null, sha256: null, rawOffset: 0, rawLength: 5, transferEncoding: "identity" as const }],
-    assessment: { riskLevel: "low", triageLabel: "fyi", signals: [], auth: { spf: "none", dkim: "none", dmarc: "none" }, autoReplyBlocked: false },
+describe("the lexicon of the parser threads", () => {
+  test("a learned batch rides along with the next parses, one per thread the pool can have, then is gone", () => {
+    const feed = new LexiconFeed(2);
+    expect(feed.take()).toBeUndefined();
+    feed.learn([["alpha", [["alpha", [1]]]]]);
+    feed.learn([]);
+    expect(feed.take()?.map(([w]) => w)).toEqual(["alpha"]);
+    feed.learn([["beta", []]]);
+    expect(feed.take()?.map(([w]) => w)).toEqual(["alpha", "beta"]);
+    expect(feed.take()?.map(([w]) => w)).toEqual(["beta"]);
+    expect(feed.take()).toBeUndefined();
   });
-  /** The stored vector against migration 0006's expression, computed now from the row. */
-  const asGenerated = async (id: string) => {
-    const [r] = await query<{ same: boolean; hits: boolean }>(sql`
-      select search_tsv = (
-        setweight(to_tsvector('english', left(subject, 2000)), 'A')
-        || setweight(to_tsvector('english', left(from_address || ' ' || to_address || ' ' || translate(cc::text, '[]",', '    '), 4000)
-          || ' ' || translate(left(from_address || ' ' || to_address || ' ' || cc::text, 4000), '@.[]",', '      ')), 'B')
-        || setweight(to_tsvector('english', left(attachment_names, 4000) || ' ' || translate(left(attachment_names, 4000), '-_.', '   ')), 'B')
-        || setweight(to_tsvector('english', left(coalesce(extracted_text, text_body, ''), 200000)), 'C')
-      ) as same, search_tsv @@ websearch_to_tsquery('english', 'meetings') as hits
-      from messages where id = ${id}`);
-    return r!;
-  };
 
+  test("what waits is bounded: the oldest batches go first", () => {
+    const feed = new LexiconFeed(1);
+    for (let i = 0; i < 30; i++) feed.learn(Array.from({ length: 1000 }, (_, k) => [`w${i}x${k}`, []] as const));
+    const taken = feed.take()!;
+    expect(taken.length).toBeLessThanOrEqual(20_000);
+    expect(taken.at(-1)![0]).toBe("w29x999");
+  });
+
+  test("a thread's lexicon forgets everything when full, and never holds more than its bound", () => {
+    const lexicon = new WordLexicon(3);
+    lexicon.learn([["a", []], ["b", []]]);
+    expect(lexicon.size).toBe(2);
+    lexicon.learn([["c", []], ["d", []]]);
+    expect(lexicon.size).toBe(2);
+    expect(lexicon.get("a")).toBeUndefined();
+    expect(lexicon.get("d")).toEqual([]);
+    lexicon.learn([["e", []], ["f", []], ["g", []], ["h", []]]);
+    expect(lexicon.size).toBe(3);
+  });
+});
+
+describe("a message's full-text vector", () => {
   test("is what the generated column made, whether the service, PostgreSQL or both made the text part", async () => {
     const prose = benchText("A short note about the meetings tomorrow. ", 8 * 1024, "prose");
     const mixed = "Meetings at café Zürich, see https://example.com/agenda for 2024-01-05.";
@@ -279,7 +365,9 @@ describe("a message's full-text vector", () => {
     for (const [text, by] of [prose, mixed, other].flatMap((t) => [[t, "service"], [t, "database"]] as const)) {
       const id = await receivedMessage("Quarterly figures");
       expect(await asGenerated(id)).toEqual({ same: true, hits: false });
-      await storeContent(db(), id, processed(text), "ann@example.com", undefined, by);
+      const tokens = tokenizeText(text);
+      const pieces = by === "service" && tokens ? textVectorPieces(tokens, new WordLexicon(), true) : null;
+      await storeContent(db(), id, processed(text), "ann@example.com", by === "service" ? { pieces, learned: () => {} } : undefined);
       expect(await asGenerated(id)).toEqual({ same: true, hits: true });
       // An update of other columns leaves the vector as it is; one of its columns remakes it.
       await db().execute(sql`update messages set status = 'processed', snippet = 'x' where id = ${id}`);

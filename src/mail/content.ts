@@ -3,8 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { Compiled, slot, slotsOf } from "../../db/compiled.ts";
 import { messages } from "../../db/schema/index.ts";
 import type { Disposition } from "../../db/schema/knowledge.ts";
-import type { TextTokens } from "./text-vector.ts";
-import { type TextVectorBy, textVectorOf } from "./text-vector-store.ts";
+import type { LearnedWord, TextVectorPieces } from "./text-vector-pieces.ts";
 import type { ProcessedMail } from "./types.ts";
 
 /** What processing knows of a message before its assessment: the content half of it, and the rest. */
@@ -19,7 +18,7 @@ export type ParsedResult = Omit<ProcessedMail, "assessment">;
  * the result to the mailbox's actor; the actor's update then sets only what it decides
  * (thread, status, verdict, processed_at), and PostgreSQL does not compute the vector again
  * for columns that update leaves alone. The text part of the vector is made by the service
- * where it can be (src/mail/text-vector.ts) when SEARCH_VECTOR says so, else by the row's
+ * in pieces where it can be (src/mail/text-vector-pieces.ts) when SEARCH_VECTOR says so, else by the row's
  * trigger. The actor's transaction, and the arrivals queued behind it, no longer wait for
  * text indexing, and the messages of one mailbox are indexed on
  * as many connections as there are jobs running.
@@ -32,20 +31,39 @@ export type ParsedResult = Omit<ProcessedMail, "assessment">;
  * The same statement reads the disposition the message's account gives `sender` (neutral when
  * none), which the final rules need: one round trip for both, per message. Undefined when
  * nothing was written (the message is processed already, or gone); the caller reads it apart.
- * `textTokens`, when given, are the indexed text (extractedText, else textBody) as the parser's
- * worker split it (tokenizeText), so that the event loop need not. With `vectorBy` "database"
- * the trigger makes the text part itself (SEARCH_VECTOR).
+ * `vector`, when given, carries the text part of the full-text vector in pieces (made in the
+ * parser's worker: text-vector-pieces.ts; null where the trigger must make it) and takes the
+ * words the statement made lexemes of for the first time. Without it (SEARCH_VECTOR=database)
+ * the row's trigger makes the text part from the whole text.
  */
-export async function storeContent(db: Db, messageId: string, mail: ParsedResult, sender: string, textTokens?: TextTokens | null, vectorBy: TextVectorBy = "service"): Promise<Disposition | undefined> {
-  const vector = vectorBy === "service" ? await textVectorOf(db, mail.extractedText ?? mail.textBody ?? "", textTokens) : null;
-  const values = { ...contentColumns(mail), id: messageId, vector: vector === null ? "" : `${messageId} ${vector}` };
+export async function storeContent(
+  db: Db,
+  messageId: string,
+  mail: ParsedResult,
+  sender: string,
+  vector?: { pieces: TextVectorPieces | null; learned: (words: LearnedWord[]) => void },
+): Promise<Disposition | undefined> {
+  const pieces = vector?.pieces ?? null;
+  // Numbers are not learned: a word of digits per order number would crowd the lexicon.
+  const learn = pieces ? pieces.missing.filter((w) => !isDigits(w)).join(" ") : "";
+  const values = { ...contentColumns(mail), id: messageId, vector: pieces ? `${messageId} ${pieces.json}` : "", learn };
   const [row] = sender ? await STORE_WITH_SENDER.run(db, { ...values, sender: sender.toLowerCase() }) : await STORE.run(db, values);
+  if (vector && row?.learned) vector.learned(row.learned.map(([word, lexemes]) => [word, lexemes ?? []] as const));
   return row?.disposition;
 }
 
+const isDigits = (word: string): boolean => word.charCodeAt(0) >= 48 && word.charCodeAt(0) <= 57;
+
 /** The content columns, in the order `contentColumns` gives them. */
 const CONTENT = ["fromAddress", "subject", "cc", "textBody", "htmlBody", "extractedText", "quotedText", "headers", "attachmentNames"] as const;
-type ContentValues = ReturnType<typeof contentColumns> & { id: string; vector: string };
+type ContentValues = ReturnType<typeof contentColumns> & { id: string; vector: string; learn: string };
+type Stored = { disposition: Disposition; learned: [string, [string, number[]][] | null][] | null };
+
+/**
+ * The lexemes of the words the statement's vector made here for the first time (space-separated
+ * in `learn`; empty for none), answered so that the parser threads learn them (LexiconFeed).
+ */
+const LEARNED = sql<Stored["learned"]>`(select json_agg(json_build_array(w, (select json_agg(json_build_array(t.lexeme, t.positions)) from unnest(to_tsvector('english', w)) t))) from unnest(string_to_array(nullif(${slot<string>("learn")}, ''), ' ')) w)`;
 
 /**
  * The statement, built once (db/compiled.ts), with the disposition of a sender or of none.
@@ -57,13 +75,13 @@ const storeStatement = (disposition: SQL<Disposition>) => (db: Db) =>
     .update(messages)
     .set(slotsOf(CONTENT))
     .where(and(eq(messages.id, slot<string>("id")), isNull(messages.processedAt), ASYNC_COMMIT, TEXT_VECTOR))
-    .returning({ disposition });
-const STORE_WITH_SENDER = new Compiled<ContentValues & { sender: string }, { disposition: Disposition }[]>(
+    .returning({ disposition, learned: LEARNED });
+const STORE_WITH_SENDER = new Compiled<ContentValues & { sender: string }, Stored[]>(
   storeStatement(
     sql<Disposition>`coalesce((select sp.disposition from sender_profiles sp join mailboxes mb on mb.account_id = sp.account_id where mb.id = "messages"."mailbox_id" and sp.address = ${slot<string>("sender")} limit 1), 'neutral')`,
   ),
 );
-const STORE = new Compiled<ContentValues, { disposition: Disposition }[]>(storeStatement(sql<Disposition>`'neutral'`));
+const STORE = new Compiled<ContentValues, Stored[]>(storeStatement(sql<Disposition>`'neutral'`));
 
 /**
  * This statement's commit does not wait for its WAL to reach the disk: the actor's commit that
@@ -75,10 +93,10 @@ const STORE = new Compiled<ContentValues, { disposition: Disposition }[]>(storeS
 const ASYNC_COMMIT = sql`set_config('synchronous_commit', 'off', true) is not null`;
 
 /**
- * The text part of the message's full-text vector, made by the service where it can be
- * (src/mail/text-vector.ts), handed to the row's trigger (migration 0018) as
- * "<message id> <tsvector literal>"; empty where PostgreSQL makes it itself. Transaction-local,
- * and the trigger takes it only for the row of that id, so it cannot reach another row.
+ * The text part of the message's full-text vector in pieces (src/mail/text-vector-pieces.ts),
+ * handed to the row's trigger (migrations 0018 and 0020) as "<message id> <pieces>"; empty
+ * where PostgreSQL makes it itself. Transaction-local, and the trigger takes it only for the
+ * row of that id, so it cannot reach another row.
  */
 const TEXT_VECTOR = sql`set_config('mailroom.text_vector', ${slot<string>("vector")}, true) is not null`;
 

@@ -6,7 +6,8 @@ import { dispositionFor } from "../domain/sender-profiles.ts";
 import type { Assessor } from "./assess/index.ts";
 import { getBlob, putBlob } from "./blobs.ts";
 import { storeContent, type ParsedResult } from "./content.ts";
-import type { TextVectorBy } from "./text-vector-store.ts";
+import { numbersRule, type TextVectorBy } from "./text-vector-rules.ts";
+import { LexiconFeed } from "./lexicon-feed.ts";
 import { snippetOf } from "./extract.ts";
 import type { MailParser } from "./parse/index.ts";
 import type { RecentRaw } from "./recent-raw.ts";
@@ -22,6 +23,9 @@ import { messageIdOf } from "../jobs/outbox.ts";
  * message never holds up the mailbox.
  */
 export class InboundProcessor {
+  /** Words the database made lexemes of, on their way to the parser threads (SEARCH_VECTOR=service). */
+  private readonly lexicon = new LexiconFeed(3);
+
   constructor(
     private readonly db: Db,
     private readonly mailboxes: Mailboxes,
@@ -47,7 +51,8 @@ export class InboundProcessor {
 
     const env = message.envelope ?? { mailFrom: null, rcptTo: [message.toAddress], remoteAddress: null, heloName: null };
     // The content half of the assessment is made in the parser's worker, off the event loop.
-    const outcome = await this.parser.parse(raw, { envelope: env, mailDomain: this.assessor.domain }, { tokens: this.vectorBy === "service" });
+    const vector = this.vectorBy === "service" ? { numbersPlain: numbersRule(this.db).plain === true, learned: this.lexicon.take() } : undefined;
+    const outcome = await this.parser.parse(raw, { envelope: env, mailDomain: this.assessor.domain }, vector ? { vector } : {});
     const mail = outcome.ok ? outcome.mail : null;
     const headers = outcome.ok ? outcome.mail.headers : outcome.headers;
     const parsed = outcome.ok ? await this.fromParsed(outcome.mail, outcome.extractedText, outcome.quotedText, outcome.snippet) : fallback(message, headers);
@@ -56,7 +61,8 @@ export class InboundProcessor {
     // disposition (per message, not cached: blocking a sender takes effect on the next mail),
     // while mailauth runs.
     const sender = mail?.from?.address || message.fromAddress;
-    const disposition = storeContent(this.db, messageId, parsed, sender, outcome.ok ? outcome.textTokens : undefined, this.vectorBy).then((d) => d ?? dispositionFor(this.db, message.mailboxId, sender));
+    const pieced = vector ? { pieces: outcome.ok ? (outcome.textPieces ?? null) : null, learned: (words: Parameters<LexiconFeed["learn"]>[0]) => this.lexicon.learn(words) } : undefined;
+    const disposition = storeContent(this.db, messageId, parsed, sender, pieced).then((d) => d ?? dispositionFor(this.db, message.mailboxId, sender));
     // assess() awaits it; this only keeps a failure before then from counting as unhandled.
     disposition.catch(() => {});
     const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition, content: outcome.ok ? outcome.content : undefined });

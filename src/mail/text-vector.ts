@@ -5,10 +5,11 @@
  * 200000)), 'C')`. Most of that cost is PostgreSQL's text-search parser walking the text a
  * character at a time (about 2 ms of backend CPU for 8 KiB of prose, against 0.2 ms for the
  * rest of the row), and it runs on the database, the one process every node shares. So we
- * split the text here where we can name its tokens exactly as that parser would, ask
- * PostgreSQL only for the lexemes of words it has not been asked about before (a word's
- * lexemes do not depend on its neighbours) and for the pieces we cannot split, and hand it the
- * finished vector.
+ * split the text here, in the parser's worker, where we can name its tokens exactly as that
+ * parser would; text-vector-pieces.ts makes the vector of the words from what the worker has
+ * learned of their lexemes (a word's lexemes do not depend on its neighbours) and leaves the
+ * pieces we cannot split, and the words not known yet, to PostgreSQL in the statement that
+ * stores the message.
  *
  * "Exactly" is the point: search runs `websearch_to_tsquery('english', …)` against the vector,
  * so a vector that differs from what PostgreSQL would make is a search that silently misses.
@@ -25,9 +26,6 @@
 
 /** How much of the text the vector covers (migration 0006's `left(…, 200000)`). */
 export const TEXT_VECTOR_LIMIT = 200_000;
-/** PostgreSQL's tsvector limits: positions stop at 16383, and a lexeme keeps at most 255 of them. */
-const MAX_POSITION = 16_383;
-const MAX_POSITIONS = 255;
 /**
  * PostgreSQL skips a word of 2047 bytes or more without counting its position, which its
  * token count would not show: a text with a chunk that long is left to it whole.
@@ -42,14 +40,9 @@ const MAX_CHUNK = 2_000;
  * counting only the positions of words, and takes span[k] positions. `segments` are the pieces
  * left to PostgreSQL, in order; `after[i]` counts the word positions before segment i. A
  * word's position in the vector is its start plus the positions of the segments before it.
- *
- * Numbers are in typed arrays: the parser's worker makes this, and a typed array crosses to
- * the main thread as one copy, where a list per word costs the event loop a visit to each.
  */
 export interface TextTokens {
   words: string[];
-  /** Each word's positions spelled as a tsvector's, with weight C ("1C,5C"): see spell(). */
-  spelled: string[];
   starts: Int32Array;
   first: Int32Array;
   span: Int32Array;
@@ -153,10 +146,7 @@ export function tokenizeText(full: string): TextTokens | null {
     starts[next[k]!++] = position + 1;
     position += span[k]!;
   }
-  // Spelled here, in the parser's worker: for a lexeme one word makes alone in a text without
-  // segments (most of them), the main thread then writes the word's positions as they are.
-  const spelled = words.map((_, k) => spell(starts.subarray(first[k]!, first[k + 1]!)));
-  return { words, spelled, starts, first, span: Int32Array.from(span), segments, after: Int32Array.from(after) };
+  return { words, starts, first, span: Int32Array.from(span), segments, after: Int32Array.from(after) };
 }
 
 /** The first `limit` characters as PostgreSQL's left() counts them: code points, not UTF-16 units. */
@@ -168,23 +158,6 @@ function leftCodePoints(text: string, limit: number): string {
     i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
   }
   return text.slice(0, i);
-}
-
-/** Ascending positions as a tsvector spells them with weight C: clamped at 16383, the first 255 distinct. */
-function spell(list: ArrayLike<number>): string {
-  let out = "";
-  let last = 0;
-  let kept = 0;
-  for (let i = 0; i < list.length; i++) {
-    const p = list[i]!;
-    const q = p > MAX_POSITION ? MAX_POSITION : p;
-    if (q === last) continue;
-    if (kept > 0) out += ",";
-    out += POSITION[q] ??= `${q}C`;
-    last = q;
-    if (++kept === MAX_POSITIONS) break;
-  }
-  return out;
 }
 
 /**
@@ -313,71 +286,5 @@ function splitChunk(text: string, from: number, to: number, found: Int32Array): 
 /** A chunk's words (at most one per two characters of MAX_CHUNK), three numbers each. */
 const FOUND = new Int32Array(3 * (MAX_CHUNK / 2 + 1));
 
-const QUOTED = /['\\]/;
-const QUOTED_ALL = /['\\]/g;
-/** "<n>C" for each position, made once: a vector spells thousands of them. */
-const POSITION: string[] = [];
-
-/** The lexemes PostgreSQL makes of a word or segment alone, each with its positions within it (1-based). */
+/** The lexemes PostgreSQL makes of a word alone, each with its positions within it (1-based; a hyphenated word makes several). */
 export type Lexemes = ReadonlyArray<readonly [lexeme: string, positions: readonly number[]]>;
-
-/** What PostgreSQL made of a segment: its lexemes, and how many positions it took. */
-export interface SegmentVector {
-  lexemes: Lexemes;
-  count: number;
-}
-
-/**
- * The `setweight(…, 'C')` tsvector literal of tokenized text, given each word's lexemes
- * (`lexemes[k]` for `tokens.words[k]`) and each segment's vector. Positions are PostgreSQL's: clamped at 16383, then the first 255
- * distinct per lexeme.
- */
-export function textVectorLiteral(tokens: TextTokens, lexemes: readonly Lexemes[], segments: readonly SegmentVector[]): string {
-  // shift[i]: positions taken by segments 0..i-1. A word starting at p (counted without
-  // segments) moves by the positions of every segment before it: those with after < p.
-  const shift = [0];
-  for (const s of segments) shift.push(shift[shift.length - 1]! + s.count);
-  const shifted = (starts: Int32Array): ArrayLike<number> => {
-    if (segments.length === 0) return starts;
-    const moved = new Int32Array(starts.length);
-    let s = 0;
-    for (let k = 0; k < starts.length; k++) {
-      const p = starts[k]!;
-      while (s < segments.length && tokens.after[s]! < p) s++;
-      moved[k] = p + shift[s]!;
-    }
-    return moved;
-  };
-  // Most lexemes come from one word at its first position: their positions are that word's
-  // starts, already ascending, and are used as they are. A lexeme several words or segments
-  // share gets a list of its own, sorted.
-  // `word`: the one word whose positions, unshifted, these are (its spelling can be used), or -1.
-  const positions = new Map<string, { list: ArrayLike<number>; own: boolean; word: number }>();
-  const add = (lexeme: string, starts: ArrayLike<number>, local: readonly number[], word: number) => {
-    const entry = positions.get(lexeme);
-    if (!entry && local.length === 1 && local[0] === 1) {
-      positions.set(lexeme, { list: starts, own: false, word: segments.length === 0 ? word : -1 });
-      return;
-    }
-    const list: number[] = entry ? (entry.own ? (entry.list as number[]) : Array.from(entry.list)) : [];
-    for (let i = 0; i < starts.length; i++) for (const p of local) list.push(starts[i]! + p - 1);
-    positions.set(lexeme, { list, own: true, word: -1 });
-  };
-  for (let k = 0; k < tokens.words.length; k++) {
-    const made = lexemes[k]!;
-    if (made.length === 0) continue;
-    const starts = shifted(tokens.starts.subarray(tokens.first[k]!, tokens.first[k + 1]!));
-    for (const [lexeme, local] of made) add(lexeme, starts, local, k);
-  }
-  for (let s = 0; s < segments.length; s++) {
-    const at = [tokens.after[s]! + shift[s]! + 1];
-    for (const [lexeme, local] of segments[s]!.lexemes) add(lexeme, at, local, -1);
-  }
-  const out: string[] = [];
-  for (const [lexeme, { list, own, word }] of positions) {
-    if (own) (list as number[]).sort((a, b) => a - b);
-    const name = QUOTED.test(lexeme) ? lexeme.replace(QUOTED_ALL, (c) => (c === "'" ? "''" : "\\\\")) : lexeme;
-    out.push(`'${name}':${word >= 0 ? tokens.spelled[word]! : spell(list)}`);
-  }
-  return out.join(" ");
-}

@@ -4,7 +4,7 @@ import type { TransferEncoding } from "./parse/body-ranges.ts";
  * (structured-clone safe) so a worker can hand it back and a job can carry it.
  */
 import type { ContentVerdict } from "./assess/content.ts";
-import type { TextTokens } from "./text-vector.ts";
+import type { TextVectorPieces } from "./text-vector-pieces.ts";
 
 export interface MailAddress {
   /** Lowercased, as checked by src/domain/email.ts; "" when the header held no usable address. */
@@ -54,9 +54,9 @@ export interface ParsedMail {
 export type ParseOutcome =
   /** `extractedText` is extractText() of the mail, made in the parser's worker (src/mail/extract.ts),
    *  and `snippet` its snippetOf(); `content`, when asked for, the assessment's content verdict
-   *  (src/mail/assess/content.ts), made there too; `textTokens`, extractedText split for its
-   *  full-text vector (src/mail/text-vector.ts), null where PostgreSQL must split it. */
-  | { ok: true; mail: ParsedMail; extractedText: string; quotedText?: string; snippet?: string; content?: ContentVerdict | null; textTokens?: TextTokens | null }
+   *  (src/mail/assess/content.ts), made there too; `textPieces`, when asked for, the pieces of its
+   *  full-text vector (src/mail/text-vector-pieces.ts), null where the row's trigger makes it. */
+  | { ok: true; mail: ParsedMail; extractedText: string; quotedText?: string; snippet?: string; content?: ContentVerdict | null; textPieces?: TextVectorPieces | null }
   /** Over the time or size budget, or the parser threw: the raw message is kept, and the
    *  headers that could be read cheaply from the head of the message are returned. */
   | { ok: false; reason: string; headers: HeaderField[] };

@@ -15,7 +15,7 @@
  */
 import { WorkerPool } from "../../workers/pool.ts";
 import type { ContentVerdict } from "../assess/content.ts";
-import type { TextTokens } from "../text-vector.ts";
+import type { LearnedWord, TextVectorPieces } from "../text-vector-pieces.ts";
 import type { Envelope, HeaderField, ParsedMail, ParseOutcome } from "../types.ts";
 import { readHead } from "./head.ts";
 import { PARSE_DEFAULTS, PARSE_SPARE } from "./limits.ts";
@@ -37,11 +37,17 @@ const MAX_REASON = 300;
 /** What the content assessment needs besides the message (src/mail/assess/content.ts). */
 export type AssessFacts = { envelope: Envelope; mailDomain: string };
 
-/** What a worker is asked: the bytes, whether to make the content verdict too, and whether to split the indexed text (`textTokens`). */
-export type ParseRequest = { raw: Uint8Array; assess?: AssessFacts; tokens?: boolean };
+/**
+ * What the full-text vector needs of a worker (SEARCH_VECTOR=service): the pieces of the indexed
+ * text (src/mail/text-vector-pieces.ts), made with the words it has learned, and those it learns now.
+ */
+export type VectorRequest = { numbersPlain: boolean; learned?: LearnedWord[] };
+
+/** What a worker is asked: the bytes, whether to make the content verdict too, and whether to make the vector's pieces (`textPieces`). */
+export type ParseRequest = { raw: Uint8Array; assess?: AssessFacts; vector?: VectorRequest };
 
 /** What a worker answers for one message; `content` when the request asked for it. */
-export type Parsed = { mail: ParsedMail; extractedText: string; quotedText?: string; snippet?: string; content?: ContentVerdict | null; textTokens?: TextTokens | null };
+export type Parsed = { mail: ParsedMail; extractedText: string; quotedText?: string; snippet?: string; content?: ContentVerdict | null; textPieces?: TextVectorPieces | null };
 
 const reasonOf = (prefix: string, message: string) =>
   `${prefix}${message.replace(/[\r\n\0]+/g, " ").trim()}`.slice(0, MAX_REASON);
@@ -60,16 +66,16 @@ export class MailParser {
   /**
    * Resolves with the parsed message or a failure carrying the readable headers; never rejects.
    * With `assess`, a parsed message also carries its content verdict, made in the worker; with
-   * `tokens`, its indexed text split for the full-text vector (src/mail/text-vector.ts).
+   * `vector`, the pieces of its full-text vector (src/mail/text-vector-pieces.ts).
    */
-  async parse(raw: Uint8Array, assess?: AssessFacts, opts: { tokens?: boolean } = {}): Promise<ParseOutcome> {
+  async parse(raw: Uint8Array, assess?: AssessFacts, opts: { vector?: VectorRequest } = {}): Promise<ParseOutcome> {
     if (raw.byteLength > this.#maxBytes) return failure("too_large", raw);
     // The caller keeps its bytes, so they are copied once, unless they are in shared memory
     // (SMTP's are), which the worker reads in place. Cloning a view would copy its whole
     // underlying buffer, so a view gets a tight copy of its own, which is transferred.
     const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
     const sent = whole ? raw : raw.slice();
-    const outcome = await this.#pool.run({ raw: sent, assess, tokens: opts.tokens === true }, whole ? [] : [sent.buffer as ArrayBuffer]);
+    const outcome = await this.#pool.run({ raw: sent, assess, ...(opts.vector ? { vector: opts.vector } : {}) }, whole ? [] : [sent.buffer as ArrayBuffer]);
     if (outcome.ok) return { ok: true, ...outcome.value };
     const reason = outcome.kind === "timeout" ? "parse_timeout" : outcome.kind === "closed" ? "parser_closed" : reasonOf("parse_error: ", outcome.message);
     return failure(reason, raw);

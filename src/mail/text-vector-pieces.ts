@@ -1,0 +1,230 @@
+/**
+ * The text part of a message's full-text vector in pieces that PostgreSQL joins in the very
+ * statement that stores the message (migration 0020, `mailroom_text_vector`), so that making it
+ * costs no statement of its own and no round trip.
+ *
+ * The text is split as PostgreSQL's parser would split it (tokenizeText, in the parser's
+ * worker). The words between two segments (the pieces only PostgreSQL splits: hosts, URLs,
+ * addresses, dates, non-ASCII words) make one *part*, written here as a tsvector literal whose
+ * positions count from the start of the part, from the lexemes this thread knows (`Lexicon`).
+ * Each segment is parsed by PostgreSQL where the statement runs, and `tsvector || tsvector`
+ * joins them in order: it moves every position of its right side past the largest position
+ * of its left side. So each piece must end on the position it took last: a part (and a
+ * segment, in the function) carries the marker lexeme `mailroomend` at its last position,
+ * however many stop words, which leave no lexeme, close it. The function deletes the marker
+ * once the pieces are joined. Words this thread does not know yet go to the function with
+ * their positions, which makes their lexemes there (`to_tsvector` of the word alone: a word's
+ * lexemes do not depend on its neighbours); the statement also answers them, so that the
+ * lexicon learns them (see LexiconFeed).
+ *
+ * The result must be the vector PostgreSQL makes of the whole text, not a similar one: search
+ * compares `websearch_to_tsquery('english', …)` with it. Where joining could differ from what
+ * `to_tsvector` does (near its limits of 16,383 positions and 255 positions a lexeme, which
+ * `||` keeps differently) or the marker could meet a real word, there are no pieces and the
+ * row's trigger makes the text part itself, as it does without SEARCH_VECTOR=service.
+ */
+import type { Lexemes, TextTokens } from "./text-vector.ts";
+
+/** What the statement gets: parts' literals, the segments between them, and words to make there. */
+export interface TextVectorPieces {
+  /** JSON of {p: part literals (one more than segments), s: segments, m: [word, part, "positions"][], c: 1 to check the limit of a lexeme's positions}. */
+  json: string;
+  /** The words the function makes lexemes of, to be learned from the statement's answer. */
+  missing: string[];
+}
+
+/** A word's lexemes as this thread knows them; undefined for a word not known yet. */
+export type Lexicon = { get(word: string): Lexemes | undefined };
+
+/** The marker lexeme; a text whose segments, unknown words or lexemes hold it is left to the trigger. */
+export const PIECE_END = "mailroomend";
+
+/**
+ * Joining stays exact below these: `||` clamps positions at 16,383 as `to_tsvector` does but
+ * keeps 256 positions of a lexeme where `to_tsvector` keeps 255, and stops adding to a lexeme
+ * whose last position is the clamp.
+ */
+const POSITION_BUDGET = 16_000;
+const LEXEME_BUDGET = 250;
+/**
+ * At most this many words not known yet: the function makes each alone (and the statement
+ * answers each again), which for a flood of made-up words costs the database more than parsing
+ * the whole text; such a text is left to the trigger, and none of it is learned. A message of
+ * ordinary prose has about 450 distinct words, all new to a thread that has just started.
+ */
+const MISSING_BUDGET = 1_000;
+
+/**
+ * The pieces of `tokens`, or null where the trigger must make the text part itself.
+ * `numbersPlain`: the database reads a word of digits as its own lexeme (text-vector-store's
+ * numbersRule), so numbers need no look-up.
+ */
+export function textVectorPieces(tokens: TextTokens, lexicon: Lexicon, numbersPlain: boolean): TextVectorPieces | null {
+  const segments = tokens.segments;
+  // The marker must be nothing but the marker: in a segment it would end it early, as a word's
+  // lexeme it would be deleted with the marker.
+  for (const s of segments) if (s.toLowerCase().includes(PIECE_END)) return null;
+  const after = tokens.after;
+  // What the segments can take at most: no more positions than twice their characters (a
+  // hyphenated word or a URL makes a token of the whole and one of each part).
+  let segmentBound = 0;
+  for (const s of segments) segmentBound += 2 * s.length + 2;
+  // Every word's occurrences are at starts[first[k]] … starts[first[k + 1] - 1], ascending.
+  let total = 0;
+  for (let k = 0; k < tokens.words.length; k++) {
+    const last = tokens.starts[tokens.first[k + 1]! - 1];
+    if (last !== undefined) total = Math.max(total, last + tokens.span[k]! - 1);
+  }
+  if (total + segmentBound > POSITION_BUDGET) return null;
+
+  const partCount = segments.length + 1;
+  // The word positions before part k (after[k - 1]), so a position relative to its part is start - base[k].
+  const base = new Int32Array(partCount);
+  for (let k = 1; k < partCount; k++) base[k] = after[k - 1]!;
+  const partOf = (start: number): number => {
+    // The number of segments before this word: those with after[s] < start (after ascends).
+    let lo = 0;
+    let hi = after.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (after[mid]! < start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+
+  // Per part, each lexeme's positions; the words not known, with their positions per part.
+  const parts: Map<string, Positions>[] = Array.from({ length: partCount }, () => new Map());
+  const missing: string[] = [];
+  const missingEntries: [string, number, string][] = [];
+  // Positions the missing words take (a lexeme of theirs could take all of them).
+  let missingSpan = 0;
+  const starts = tokens.starts;
+  for (let k = 0; k < tokens.words.length; k++) {
+    const word = tokens.words[k]!;
+    const from = tokens.first[k]!;
+    const to = tokens.first[k + 1]!;
+    const known = lexicon.get(word) ?? (numbersPlain && isNumber(word) ? numberLexemes(word) : undefined);
+    if (known === undefined) {
+      if (word.includes(PIECE_END) || missing.length === MISSING_BUDGET) return null;
+      missing.push(word);
+    }
+    // The word's occurrences a run per part: they ascend, so the parts do too.
+    let i = from;
+    while (i < to) {
+      const part = partCount === 1 ? 0 : partOf(starts[i]!);
+      let j = i + 1;
+      while (j < to && (partCount === 1 || partOf(starts[j]!) === part)) j++;
+      const shift = base[part]!;
+      if (known === undefined) {
+        let list = String(starts[i]! - shift);
+        for (let x = i + 1; x < j; x++) list += "," + (starts[x]! - shift);
+        missingEntries.push([word, part, list]);
+        missingSpan += (j - i) * tokens.span[k]!;
+      } else {
+        const map = parts[part]!;
+        for (const [lexeme, local] of known) {
+          let entry = map.get(lexeme);
+          if (!entry) {
+            if (lexeme === PIECE_END) return null;
+            map.set(lexeme, (entry = { list: [], sorted: true }));
+          }
+          const list = entry.list;
+          for (let x = i; x < j; x++) {
+            const at = starts[x]! - shift - 1;
+            for (let l = 0; l < local.length; l++) {
+              const p = at + local[l]!;
+              if (entry.sorted && list.length > 0 && p < list[list.length - 1]!) entry.sorted = false;
+              list.push(p);
+            }
+          }
+        }
+      }
+      i = j;
+    }
+  }
+  // A lexeme's positions, with all that missing words and segments could add to it, stay below the limit.
+  let mostOfOne = 0;
+  if (partCount === 1) {
+    for (const entry of parts[0]!.values()) if (entry.list.length > mostOfOne) mostOfOne = entry.list.length;
+  } else {
+    const counts = new Map<string, number>();
+    for (const map of parts) {
+      for (const [lexeme, entry] of map) {
+        const n = (counts.get(lexeme) ?? 0) + entry.list.length;
+        counts.set(lexeme, n);
+        if (n > mostOfOne) mostOfOne = n;
+      }
+    }
+  }
+  // Else the function checks the joined vector, and leaves the text to the trigger if a lexeme reached it.
+  const check = mostOfOne + missingSpan + segmentBound > LEXEME_BUDGET;
+
+  const literals: string[] = [];
+  for (let k = 0; k < partCount; k++) {
+    // The positions part k took: up to the next segment, or to the end of the words.
+    const end = (k < segments.length ? after[k]! : total) - base[k]!;
+    literals.push(partLiteral(parts[k]!, end));
+  }
+  return { json: JSON.stringify(check ? { p: literals, s: segments, m: missingEntries, c: 1 } : { p: literals, s: segments, m: missingEntries }), missing };
+}
+
+/** A lexeme's positions in a part, in the order found, and whether that order ascends. */
+type Positions = { list: number[]; sorted: boolean };
+
+/** A part's lexemes with weight C, and the marker at `end`, its last position (none for a part that took none). */
+function partLiteral(lexemes: Map<string, Positions>, end: number): string {
+  let out = "";
+  for (const [lexeme, { list, sorted }] of lexemes) {
+    if (!sorted) list.sort((a, b) => a - b);
+    let last = list[0]!;
+    let spelled = positionC(last);
+    for (let i = 1; i < list.length; i++) {
+      const p = list[i]!;
+      if (p === last) continue;
+      spelled += "," + positionC(p);
+      last = p;
+    }
+    const name = QUOTED_ANY.test(lexeme) ? lexeme.replace(QUOTED, (c) => (c === "'" ? "''" : "\\\\")) : lexeme;
+    out += (out ? " '" : "'") + name + "':" + spelled;
+  }
+  if (end > 0) out += `${out ? " " : ""}${PIECE_END}:${end}`;
+  return out;
+}
+
+/** "<n>C", made once per position: a vector spells thousands of them. */
+const POSITIONS_C: string[] = [];
+const positionC = (p: number): string => (POSITIONS_C[p] ??= `${p}C`);
+const QUOTED_ANY = /['\\]/;
+const QUOTED = /['\\]/g;
+const isNumber = (word: string): boolean => word.charCodeAt(0) >= 48 && word.charCodeAt(0) <= 57;
+const numberLexemes = (word: string): Lexemes => [[word, ONE]];
+const ONE: readonly number[] = [1];
+
+/** A word and its lexemes, as the statement that stored a message answered them (an empty list for a stop word). */
+export type LearnedWord = readonly [word: string, lexemes: Lexemes];
+
+/**
+ * The lexemes of the words a parser thread has learned. A word's lexemes depend only on the
+ * word, so they are kept; the words mail uses are few next to the words it holds (8 KiB of
+ * prose is ~1,400 words, ~450 distinct). Forgets everything when full rather than tracking
+ * use: relearning costs the function a `to_tsvector` per word of the next texts. The bound
+ * keeps a flood of made-up words to a few MiB per thread.
+ */
+export class WordLexicon implements Lexicon {
+  private readonly words = new Map<string, Lexemes>();
+  constructor(private readonly limit = 50_000) {}
+
+  get(word: string): Lexemes | undefined {
+    return this.words.get(word);
+  }
+
+  learn(entries: readonly LearnedWord[]): void {
+    if (this.words.size + entries.length > this.limit) this.words.clear();
+    for (const [word, lexemes] of entries) if (this.words.size < this.limit) this.words.set(word, lexemes);
+  }
+
+  get size(): number {
+    return this.words.size;
+  }
+}
