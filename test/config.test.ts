@@ -173,12 +173,12 @@ describe("refused values", () => {
     for (const raw of ["0", "-1", "x", "1001"]) expect(configError({ WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX: raw }).message).toContain("WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX");
   });
 
-  test("SEARCH_VECTOR: auto by default (the service's pieces, on either database), read as given, anything else refused", () => {
+  test("SEARCH_VECTOR: auto by default (the service's pieces on the embedded database, PostgreSQL's parser on PostgreSQL), read as given, anything else refused", () => {
     const pg = "postgres://u@127.0.0.1:5432/db";
     expect(loadConfig({}).searchVector).toBe("service");
     expect(loadConfig({ SEARCH_VECTOR: "service" }).searchVector).toBe("service");
-    expect(loadConfig({ DATABASE_URL: pg }).searchVector).toBe("service");
-    expect(loadConfig({ DATABASE_URL: pg, SEARCH_VECTOR: "AUTO" }).searchVector).toBe("service");
+    expect(loadConfig({ DATABASE_URL: pg }).searchVector).toBe("database");
+    expect(loadConfig({ DATABASE_URL: pg, SEARCH_VECTOR: "AUTO" }).searchVector).toBe("database");
     expect(loadConfig({ DATABASE_URL: pg, SEARCH_VECTOR: "service" }).searchVector).toBe("service");
     expect(loadConfig({ SEARCH_VECTOR: "database" }).searchVector).toBe("database");
     for (const raw of ["postgres", "js", "1"]) expect(configError({ SEARCH_VECTOR: raw }).message).toContain(`SEARCH_VECTOR must be auto, service or database, got "${raw}"`);

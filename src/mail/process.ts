@@ -24,7 +24,7 @@ import { messageIdOf } from "../jobs/outbox.ts";
  */
 export class InboundProcessor {
   /** Words the database made lexemes of, on their way to the parser threads (SEARCH_VECTOR=service). */
-  private readonly lexicon = new LexiconFeed(3);
+  private readonly lexicon: LexiconFeed;
 
   constructor(
     private readonly db: Db,
@@ -34,7 +34,9 @@ export class InboundProcessor {
     private readonly recent?: RecentRaw,
     /** Who makes the text part of the full-text vector (config SEARCH_VECTOR). */
     private readonly vectorBy: TextVectorBy = "service",
-  ) {}
+  ) {
+    this.lexicon = new LexiconFeed(parser.threads);
+  }
 
   readonly handle = async (job: OutboxRow): Promise<JobResult> => {
     const messageId = messageIdOf(job);

@@ -20,8 +20,9 @@
  * The result must be the vector PostgreSQL makes of the whole text, not a similar one: search
  * compares `websearch_to_tsquery('english', …)` with it. Where joining could differ from what
  * `to_tsvector` does (near its limits of 16,383 positions and 255 positions a lexeme, which
- * `||` keeps differently) or the marker could meet a real word, there are no pieces and the
- * row's trigger makes the text part itself, as it does without SEARCH_VECTOR=service.
+ * `||` keeps differently) or the marker could meet a real word, the row's trigger makes the text
+ * part itself, as it does with SEARCH_VECTOR=database: there are no pieces, or (for a lexeme
+ * that may reach 255 positions) the function checks the joined vector and declines.
  */
 import type { Lexemes, TextTokens } from "./text-vector.ts";
 
@@ -56,8 +57,8 @@ const MISSING_BUDGET = 1_000;
 
 /**
  * The pieces of `tokens`, or null where the trigger must make the text part itself.
- * `numbersPlain`: the database reads a word of digits as its own lexeme (text-vector-store's
- * numbersRule), so numbers need no look-up.
+ * `numbersPlain`: the database reads a word of digits as its own lexeme (text-vector-rules.ts
+ * numbersRule), so numbers are made here and never sent to be made.
  */
 export function textVectorPieces(tokens: TextTokens, lexicon: Lexicon, numbersPlain: boolean): TextVectorPieces | null {
   const segments = tokens.segments;

@@ -55,12 +55,15 @@ const reasonOf = (prefix: string, message: string) =>
 export class MailParser {
   readonly #maxBytes: number;
   readonly #pool: WorkerPool<ParseRequest, Parsed>;
+  /** How many threads may take parses: the pool's, and its spare ones. */
+  readonly threads: number;
 
   constructor(opts: MailParserOptions = {}) {
     const workers = positive(opts.workers, PARSE_DEFAULTS.workers, "workers");
     const timeoutMs = positive(opts.timeoutMs, PARSE_DEFAULTS.timeoutMs, "timeoutMs");
     this.#maxBytes = positive(opts.maxBytes, PARSE_DEFAULTS.maxBytes, "maxBytes");
     this.#pool = new WorkerPool({ url: new URL("./worker.ts", import.meta.url), workers, timeoutMs, spare: PARSE_SPARE });
+    this.threads = workers + PARSE_SPARE.workers;
   }
 
   /**
