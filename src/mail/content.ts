@@ -3,7 +3,7 @@ import type { Db } from "../../db/client.ts";
 import { Compiled, slot, slotsOf } from "../../db/compiled.ts";
 import { messages } from "../../db/schema/index.ts";
 import type { Disposition } from "../../db/schema/knowledge.ts";
-import type { LearnedWord, TextVectorPieces } from "./text-vector-pieces.ts";
+import { isNumber, type LearnedWord, type TextVectorPieces } from "./text-vector-pieces.ts";
 import type { ProcessedMail } from "./types.ts";
 
 /** What processing knows of a message before its assessment: the content half of it, and the rest. */
@@ -45,14 +45,12 @@ export async function storeContent(
 ): Promise<Disposition | undefined> {
   const pieces = vector?.pieces ?? null;
   // Numbers are not learned: a word of digits per order number would crowd the lexicon.
-  const learn = pieces ? pieces.missing.filter((w) => !isDigits(w)).join(" ") : "";
+  const learn = pieces ? pieces.missing.filter((w) => !isNumber(w)).join(" ") : "";
   const values = { ...contentColumns(mail), id: messageId, vector: pieces ? `${messageId} ${pieces.json}` : "", learn };
   const [row] = sender ? await STORE_WITH_SENDER.run(db, { ...values, sender: sender.toLowerCase() }) : await STORE.run(db, values);
   if (vector && row?.learned) vector.learned(row.learned.map(([word, lexemes]) => [word, lexemes ?? []] as const));
   return row?.disposition;
 }
-
-const isDigits = (word: string): boolean => word.charCodeAt(0) >= 48 && word.charCodeAt(0) <= 57;
 
 /** The content columns, in the order `contentColumns` gives them. */
 const CONTENT = ["fromAddress", "subject", "cc", "textBody", "htmlBody", "extractedText", "quotedText", "headers", "attachmentNames"] as const;

@@ -198,7 +198,8 @@ const POSITIONS_C: string[] = [];
 const positionC = (p: number): string => (POSITIONS_C[p] ??= `${p}C`);
 const QUOTED_ANY = /['\\]/;
 const QUOTED = /['\\]/g;
-const isNumber = (word: string): boolean => word.charCodeAt(0) >= 48 && word.charCodeAt(0) <= 57;
+/** A word of digits only (tokenizeText's words are letters only, digits only, or hyphenated letters). */
+export const isNumber = (word: string): boolean => word.charCodeAt(0) >= 48 && word.charCodeAt(0) <= 57;
 const numberLexemes = (word: string): Lexemes => [[word, ONE]];
 const ONE: readonly number[] = [1];
 
