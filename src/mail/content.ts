@@ -32,8 +32,8 @@ export type ParsedResult = Omit<ProcessedMail, "assessment">;
  * none), which the final rules need: one round trip for both, per message. Undefined when
  * nothing was written (the message is processed already, or gone); the caller reads it apart.
  * `vector`, when given, carries the text part of the full-text vector in pieces (made in the
- * parser's worker: text-vector-pieces.ts; null where the trigger must make it) and takes the
- * words the statement made lexemes of for the first time. Without it (SEARCH_VECTOR=database)
+ * parser's worker: text-vector-pieces.ts; none where the trigger must make it) with the words
+ * to learn, and takes their lexemes as the statement answers them. Without it (SEARCH_VECTOR=database)
  * the row's trigger makes the text part from the whole text.
  */
 export async function storeContent(
@@ -46,7 +46,7 @@ export async function storeContent(
   const pieces = vector?.pieces ?? null;
   // Numbers are not learned: a word of digits per order number would crowd the lexicon.
   const learn = pieces ? pieces.missing.filter((w) => !isNumber(w)).join(" ") : "";
-  const values = { ...contentColumns(mail), id: messageId, vector: pieces ? `${messageId} ${pieces.json}` : "", learn };
+  const values = { ...contentColumns(mail), id: messageId, vector: pieces?.json ? `${messageId} ${pieces.json}` : "", learn };
   const [row] = sender ? await STORE_WITH_SENDER.run(db, { ...values, sender: sender.toLowerCase() }) : await STORE.run(db, values);
   if (vector && row?.learned) vector.learned(row.learned.map(([word, lexemes]) => [word, lexemes ?? []] as const));
   return row?.disposition;
