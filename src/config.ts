@@ -269,9 +269,10 @@ function defaultParseWorkers(): number {
  * SEARCH_VECTOR: `service`, `database`, or `auto` (the default): the service's pieces on the
  * embedded database, whose one thread runs every statement in WebAssembly, and PostgreSQL's own
  * parser on PostgreSQL. Measured on two shared cores with mail whose texts differ as real mail's
- * do (README "Search"): on PGlite the pieces ingested 8–11% more mail; on PostgreSQL they took a
- * sixth of the database's CPU per 158 KiB message off but cost the service more than that, 12%
- * fewer messages a second. `service` is for a cluster whose shared database is the bottleneck.
+ * do (README "Search"): on PGlite the pieces ingested 8–10% more 158 KiB mail (8 KiB even); on
+ * PostgreSQL they took a sixth of the database's CPU per 158 KiB message off but cost the service
+ * more than that, 12% fewer messages a second. `service` is for a cluster whose shared database
+ * is the bottleneck.
  */
 function searchVectorOf(raw: string | undefined, problems: string[], onPostgres: boolean): TextVectorBy {
   const value = raw?.toLowerCase() ?? "auto";
