@@ -112,9 +112,8 @@ export function textVectorPieces(tokens: TextTokens, lexicon: Lexicon, numbersPl
     return lo;
   };
 
-  // Per part, each lexeme's positions; the words not known, with their positions per part.
+  // Per part, each lexeme's positions; the words not known (`unknown`), with their positions per part.
   const parts: Map<string, Positions>[] = Array.from({ length: partCount }, () => new Map());
-  const missing: string[] = [];
   const missingEntries: [string, number, string][] = [];
   // Positions the missing words take (a lexeme of theirs could take all of them).
   let missingSpan = 0;
@@ -124,10 +123,7 @@ export function textVectorPieces(tokens: TextTokens, lexicon: Lexicon, numbersPl
     const from = tokens.first[k]!;
     const to = tokens.first[k + 1]!;
     const known = lexicon.get(word) ?? (numbersPlain && isNumber(word) ? numberLexemes(word) : undefined);
-    if (known === undefined) {
-      if (word.includes(PIECE_END)) return toTrigger;
-      missing.push(word);
-    }
+    if (known === undefined && word.includes(PIECE_END)) return toTrigger;
     // The word's occurrences a run per part: they ascend, so the parts do too.
     let i = from;
     while (i < to) {
@@ -185,7 +181,7 @@ export function textVectorPieces(tokens: TextTokens, lexicon: Lexicon, numbersPl
     const end = (k < segments.length ? after[k]! : total) - base[k]!;
     literals.push(partLiteral(parts[k]!, end));
   }
-  return { json: JSON.stringify(check ? { p: literals, s: segments, m: missingEntries, c: 1 } : { p: literals, s: segments, m: missingEntries }), missing };
+  return { json: JSON.stringify(check ? { p: literals, s: segments, m: missingEntries, c: 1 } : { p: literals, s: segments, m: missingEntries }), missing: unknown };
 }
 
 /** A lexeme's positions in a part, in the order found, and whether that order ascends. */
