@@ -101,13 +101,21 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     // database has no other node.
     if (database.driver === "pglite") keys.revocationsAreLocal();
     else cleanups.push(keys.watchRevocations());
+    // Who the mail's recipients are; kept active mailboxes are forgotten when a mailbox changes, here or elsewhere.
+    const recipients = new Recipients(database.db, config.mailDomain, { ttlMs: config.cacheTtlMs });
     // The bus is connected before the actors exist; its handlers reach them through this slot.
     let mailboxesClient: Mailboxes | undefined;
     const bus = await connectBus(
       config.natsUrl,
       nats,
       config.nodeId,
-      { onKeyRevoked: (id) => keys.invalidate(id), onMailboxChanged: (id) => mailboxesClient?.reload(id) },
+      {
+        onKeyRevoked: (id) => keys.invalidate(id),
+        onMailboxChanged: (id) => {
+          recipients.forget(id);
+          mailboxesClient?.reload(id);
+        },
+      },
       log,
     );
     cleanups.push(() => bus.close());
@@ -146,7 +154,10 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         keys,
         secrets,
         announceRevoked: (id) => bus.announceRevoked(id),
-        announceChanged: (id) => bus.announceMailboxChanged(id),
+        announceChanged: (id) => {
+          recipients.forget(id);
+          bus.announceMailboxChanged(id);
+        },
         // With the NATS placement the owner is the one writer of its mailbox's row: nothing
         // changes it behind the actor's back, so the kept row needs no reload every second.
         freshnessMs: config.natsUrl ? 60_000 : config.cacheTtlMs,
@@ -167,7 +178,6 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     // The mail pipeline: ingest → outbox job → parse/assess → actor; sends → outbox job → relay.
     const parser = new MailParser({ workers: config.parseWorkers, timeoutMs: config.parseTimeoutMs, maxBytes: config.smtpMaxMessageBytes + 1024 * 1024 });
     cleanups.push(() => parser.close());
-    const recipients = new Recipients(database.db, config.mailDomain);
     const recentRaw = new RecentRaw();
     const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke(), recentRaw, blobWriter ? { write: blobWriter.write, parallel: 2 } : {});
     const assessor = new Assessor({

@@ -18,6 +18,7 @@ const HOST = "127.0.0.1";
 export interface Node {
   name: string;
   url: string;
+  smtpPort: number;
   proc: Subprocess<"ignore", "pipe", "pipe">;
   logs: Record<string, any>[];
   lines: string[];
@@ -50,6 +51,7 @@ export class Cluster {
     const dir = mkdtempSync(join(tmpdir(), "mailroom-cluster-"));
     this.dirs.push(dir);
     const port = await freePort();
+    const smtpPort = await freePort();
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "",
@@ -59,7 +61,7 @@ export class Cluster {
       ADMIN_TOKEN: this.admin,
       HOST,
       PORT: String(port),
-      SMTP_PORT: String(await freePort()),
+      SMTP_PORT: String(smtpPort),
       DATA_DIR: dir,
       NODE_ID: name,
       LOG_LEVEL: "info",
@@ -76,6 +78,7 @@ export class Cluster {
     const node: Node = {
       name,
       url: `http://${HOST}:${port}`,
+      smtpPort,
       proc,
       logs,
       lines,

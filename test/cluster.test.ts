@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Cluster, type Node } from "./cluster-support.ts";
+import { smtpSend } from "./mail-support.ts";
 
 /**
  * One service over several real nodes (src/main.ts processes) on one PostgreSQL database and
@@ -109,6 +110,23 @@ suite("a cluster of node processes", () => {
     expect(threads.body.items.length).toBe(1);
     const [ma, mb] = await Promise.all([c.api("n3", "GET", `/v1/messages/${a.body.message_ids[0]}`), c.api(all()[0]!, "GET", `/v1/messages/${b.body.message_ids[0]}`)]);
     expect(ma.body.message.thread_id).toBe(mb.body.message.thread_id);
+  }, T);
+
+  test("a mailbox disabled on one node is refused at RCPT on every node within CACHE_TTL_MS, though they have just taken mail for it", async () => {
+    const m = await mailbox();
+    const send = (node: Node) => smtpSend(node.smtpPort, { from: "ann@example.com", to: [m.email] }, `From: ann@example.com\r\nTo: ${m.email}\r\nSubject: hi\r\n\r\nHello.\r\n`);
+    // Each node now keeps the mailbox as active (src/mail/recipients.ts).
+    for (const node of all()) expect((await send(node)).accepted).toEqual([m.email]);
+    expect((await c.api(all()[0]!, "POST", `/v1/mailboxes/${m.id}/disable`)).status).toBe(200);
+    await Bun.sleep(1000); // CACHE_TTL_MS: the bound even for a node that missed the change's announcement
+    for (const node of all()) {
+      const refused = await send(node).then(
+        () => undefined,
+        (err: { responseCode?: number; response?: string }) => err,
+      );
+      expect(refused?.responseCode).toBe(550);
+      expect(refused?.response).toContain("Mailbox disabled");
+    }
   }, T);
 
   test("a frozen owner (SIGSTOP past its lease) cannot commit its late write after SIGCONT", async () => {

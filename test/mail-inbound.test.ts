@@ -105,6 +105,20 @@ describe("SMTP ingress", () => {
     expect(disabled.response).toContain("Mailbox disabled");
   });
 
+  test("a mailbox that has just taken mail is refused at RCPT as soon as it is disabled, and takes mail again as soon as it is enabled", async () => {
+    // The RCPT check keeps active mailboxes for CACHE_TTL_MS; a change on this node must not wait for that.
+    const other = await seedAccount(t);
+    const to = [other.agent.email_address];
+    const send = (subject: string) => smtpSend(t.service.smtpPort, { from: "x@example.com", to }, rfc822({ From: "x@example.com", Subject: subject }));
+    expect((await send("first")).accepted).toEqual(to);
+    await t.api("POST", `/v1/mailboxes/${other.agent.id}/disable`);
+    const refused = await smtpError(send("while disabled"));
+    expect(refused.responseCode).toBe(550);
+    expect(refused.response).toContain("Mailbox disabled");
+    await t.api("POST", `/v1/mailboxes/${other.agent.id}/enable`);
+    expect((await send("enabled again")).accepted).toEqual(to);
+  });
+
   test("a mailbox's sub-addresses reach it", async () => {
     const [local, domain] = seed.agent.email_address.split("@");
     const info = await smtpSend(t.service.smtpPort, { from: "x@example.com", to: [`${local}+invoices@${domain}`] }, rfc822({ From: "x@example.com", Subject: "tagged" }));
