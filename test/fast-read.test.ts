@@ -76,6 +76,17 @@ describe("the read answered from memory", () => {
     expect(state.fellBack).toBe(0);
   });
 
+  test("answers made back to back keep each its own headers (the handler fills one set of headers for every answer)", async () => {
+    const key = await issueKey(t, seed.agent.id, "each");
+    await remainingAfterOneMore(seed.agent.id, key.token);
+    const { call } = handler();
+    const answers = await Promise.all([1, 2, 3, 4].map((i) => call(seed.agent.id, key.token, { headers: { "x-request-id": `each-${i}` } })));
+    expect(answers.map((r) => r.headers.get("x-request-id"))).toEqual(["each-1", "each-2", "each-3", "each-4"]);
+    const remaining = answers.map((r) => Number(r.headers.get("x-ratelimit-remaining")));
+    expect(new Set(remaining).size).toBe(4);
+    expect(remaining).toEqual([...remaining].sort((a, b) => b - a));
+  });
+
   test("every call it answers is counted in the key's window, and past the limit the app answers (429)", async () => {
     const key = await issueKey(t, seed.primary.id, "counted");
     const { state, call } = handler();
