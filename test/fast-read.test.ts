@@ -132,6 +132,28 @@ describe("the read answered from memory", () => {
     expect(state.fellBack).toBe(1);
   });
 
+  test("a mailbox another node holds, whose row this node keeps: the call is asked for, the row taken from what is kept", async () => {
+    const key = await issueKey(t, seed.agent.id, "kept");
+    await remainingAfterOneMore(seed.agent.id, key.token);
+    const local = new LocalPlacement(t.service.internals.actors);
+    const row = await local.read<Record<string, unknown>>("mailbox", seed.agent.id, { name: "get", args: [] });
+    const kept = { ...row, emailAddress: "as-kept-here@example.test" };
+    let reads = 0;
+    const elsewhere: Placement = {
+      ask: (k, id, m, o) => local.ask(k, id, m, o),
+      read: (k, id, m, o) => (reads++, local.read(k, id, m, o)),
+      readNow: () => ({ value: kept }),
+      tell: (k, id, m) => local.tell(k, id, m),
+      close: async () => {},
+    };
+    const { state, call } = handler(elsewhere);
+    const res = await call(seed.agent.id, key.token);
+    expect(state.fellBack).toBe(0);
+    expect(res.status).toBe(200);
+    expect(reads).toBe(0);
+    expect(((await res.json()) as { mailbox: { email_address: string } }).mailbox.email_address).toBe("as-kept-here@example.test");
+  });
+
   test("hands everything else to the app without counting it", async () => {
     const key = await issueKey(t, seed.agent.id, "handed on");
     const other = await issueKey(t, seed.primary.id, "other mailbox");

@@ -49,6 +49,24 @@ describe("RemoteReads: the row of a mailbox another node owns", () => {
     expect(s.calls.filter((c) => c === "read").length).toBe(2);
   });
 
+  test("readNow gives a kept row at once, and nothing it could not give from what is kept", async () => {
+    const s = setup();
+    expect(s.reads.readNow(MAILBOX_ACTOR, ID, GET)).toBeUndefined(); // nothing kept yet
+    await s.reads.read(MAILBOX_ACTOR, ID, GET);
+    expect(s.reads.readNow(MAILBOX_ACTOR, ID, GET)).toEqual({ value: { version: 1 } });
+    expect(s.reads.readNow(MAILBOX_ACTOR, ID, { name: "listKeys", args: [] })).toBeUndefined();
+    expect(s.reads.readNow("other", ID, GET)).toBeUndefined();
+    s.advance(1001);
+    expect(s.reads.readNow(MAILBOX_ACTOR, ID, GET)).toBeUndefined(); // past the TTL
+    await s.reads.read(MAILBOX_ACTOR, ID, GET);
+    await s.reads.ask(MAILBOX_ACTOR, ID, { name: "setStatus", args: ["disabled"] });
+    expect(s.reads.readNow(MAILBOX_ACTOR, ID, GET)).toBeUndefined(); // a write forgot it
+    expect(s.calls.filter((c) => c === "read").length).toBe(2); // readNow itself never reads
+    const own = setup(true);
+    await own.reads.read(MAILBOX_ACTOR, ID, GET);
+    expect(own.reads.readNow(MAILBOX_ACTOR, ID, GET)).toBeUndefined(); // this node holds it: its actor answers
+  });
+
   test("a write forwarded through this node is read back at once (read your writes)", async () => {
     const s = setup();
     await s.reads.read(MAILBOX_ACTOR, ID, GET);

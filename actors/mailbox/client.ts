@@ -2,6 +2,7 @@ import { installCommands, type AskOptions, type CommandTarget, type Placement } 
 import { mailboxCommands, type MailboxClient } from "./commands.ts";
 import { MAILBOX_ACTOR } from "./types.ts";
 import type { PollReply } from "./admission.ts";
+import type { MailboxRow } from "../../db/schema/index.ts";
 
 export type { MailboxArgs, MailboxCommandName, MailboxMessage, MailboxReply } from "./commands.ts";
 export type { Held, HoldingMode } from "./runtime.ts";
@@ -42,7 +43,18 @@ export class Mailboxes implements CommandTarget {
   pollNow(mailboxId: string, keyId: string): PollReply | undefined {
     return this.placement.runNow?.(MAILBOX_ACTOR, mailboxId, { name: "poll", args: [keyId] })?.value as PollReply | undefined;
   }
+
+  /**
+   * The mailbox's row when this node can give it at once, with no promise (a row another
+   * node's mailbox sent here and is still kept: src/cluster/remote-reads.ts); undefined: ask
+   * `get`. `mailboxId` must be lower-case.
+   */
+  getNow(mailboxId: string): MailboxRow | undefined {
+    return this.placement.readNow?.(MAILBOX_ACTOR, mailboxId, GET)?.value as MailboxRow | undefined;
+  }
 }
+
+const GET = Object.freeze({ name: "get", args: Object.freeze([]) });
 
 // Mailbox ids are UUIDs, which the database compares case-insensitively: one spelling, one actor.
 // A "mailbox not found" from activation arrives as ActorActivationError with the 404 as its

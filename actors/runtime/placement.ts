@@ -27,6 +27,11 @@ export interface Placement {
    * ran; the caller asks as usual.
    */
   runNow?(kind: string, id: string, msg: unknown): { value: unknown } | undefined;
+  /**
+   * A `read` this node can answer from what it keeps, at once and with no promise; undefined:
+   * it cannot (the caller reads as usual).
+   */
+  readNow?(kind: string, id: string, msg: unknown): { value: unknown } | undefined;
   /** Stops accepting messages and finishes in-flight work. Safe to call more than once. */
   close(): Promise<void>;
 }

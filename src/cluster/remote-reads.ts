@@ -65,6 +65,12 @@ export class RemoteReads implements Placement {
     return (this.reading.get(id) ?? this.fetch(id, opts)) as Promise<R>;
   }
 
+  readNow(kind: string, id: string, msg: unknown): { value: unknown } | undefined {
+    if (kind !== MAILBOX_ACTOR || !isBareGet(msg) || !this.remote(id)) return undefined;
+    const kept = this.rows.get(id);
+    return kept !== undefined && kept.until > this.now() ? { value: kept.value } : undefined;
+  }
+
   runNow(kind: string, id: string, msg: unknown): { value: unknown } | undefined {
     if (kind === MAILBOX_ACTOR && !ROW_UNCHANGED.has(nameOf(msg))) return undefined;
     return this.inner.runNow?.(kind, id, msg);

@@ -72,19 +72,22 @@ export function fastMailboxRead(deps: FastReadDeps, app: (request: Request) => R
    * busy. Only the app's hooks are saved, not the round trip. A refused call counted nothing
    * and goes to the app, which refuses it again with the 429; so does a failed ask (the app
    * asks again and renders the error). A failed read after a counted call is counted once
-   * more by the app: stricter, never more permissive.
+   * more by the app: stricter, never more permissive. The row is taken at once when this
+   * node keeps it (most reads of another node's mailbox): one promise less per request.
    */
   const asked = async (request: RoutedRequest, mailboxId: string, keyId: string, startedAt: number): Promise<Response> => {
     let decision: RateDecision;
+    let row: MailboxRow | undefined;
     try {
       decision = await deps.mailboxes.admit(mailboxId, keyId);
+      if (decision.allowed) row = deps.mailboxes.getNow(mailboxId) ?? (await deps.mailboxes.get(mailboxId));
     } catch {
       return app(request);
     }
-    return decision.allowed ? reread(request, mailboxId, decision, startedAt) : app(request);
+    return row === undefined ? app(request) : respond(row, decision, request.headers, startedAt);
   };
 
-  /** A counted call whose row memory could not answer (stale, or another node's): the row is asked for. */
+  /** A counted call whose row memory could not answer (stale): the row is asked for. */
   const reread = async (request: RoutedRequest, mailboxId: string, decision: RateDecision, startedAt: number): Promise<Response> => {
     let row: MailboxRow;
     try {
