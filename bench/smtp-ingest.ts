@@ -3,6 +3,7 @@
  *
  *   bun bench/smtp-ingest.ts [--seconds 10] [--connections 8] [--rounds 2] [--mailboxes 1]
  *                            [--message big|small] [--text filler|prose] [--distinct-text] [--pglite] [--messages N]
+ *                            [--warmup N]
  *
  * `big` (default) is 20 KiB of text and a 100 KiB attachment (158 KiB on the wire), `small`
  * 8 KiB of text; --text prose makes that text English-like prose instead of the "x x x"
@@ -21,6 +22,14 @@
  *
  * --messages N ends each run after N messages instead of at `seconds` (CPU per message then
  * compares like with like on a busy machine, where a timed run sends few).
+ *
+ * --warmup N first sends N messages to each service and to the bare server, untimed, and waits
+ * for them to be processed: the figures are then of a warm process. A cold one spends the first
+ * thousands of messages compiling (each parser thread compiles the parser and the rules for
+ * itself; JavaScriptCore's optimizing tier alone took 0.2-0.4 ms of CPU per message over the
+ * first 8,000 messages of a parse-and-assess loop), so a short cold run understates the rate of a
+ * node that has been up for a while. Message numbers (and so --distinct-text's texts) run on
+ * across the warm-up and the rounds: no two sends of a run are alike.
  *
  * --against <dir> runs the service of another checkout (a `git worktree` of the base commit with
  * `npm install` done, say) beside this one, each on its own database, and drives both in every
@@ -48,6 +57,7 @@ const { values } = parseArgs({
     // filler (default, comparable with earlier figures) or prose: see benchText in bench/lib.ts.
     text: { type: "string", default: "filler" },
     "distinct-text": { type: "boolean", default: false },
+    warmup: { type: "string", default: "0" },
     against: { type: "string" },
   },
 });
@@ -58,6 +68,7 @@ const mailboxCount = Math.max(1, Number(values.mailboxes));
 const small = values.message === "small";
 const pglite = values.pglite === true;
 const messageLimit = Math.max(0, Number(values.messages));
+const warmup = Math.max(0, Number(values.warmup));
 if (values.text !== "filler" && values.text !== "prose") throw new Error("--text is filler or prose");
 const textKind: BenchText = values.text;
 /** Each message's text starts with a line of its own (see buildBody). */
@@ -141,7 +152,11 @@ async function buildBody(): Promise<(n: number) => string> {
 
 type Sent = { id: string | null; at: number };
 
-async function drive(port: number, rcpts: string[], body: (n: number) => string): Promise<{ count: number; perSecond: number; p50: number; p99: number; max: number; sent: Sent[] }> {
+/** The next message's number: it runs on over every drive of the run, so no two texts repeat. */
+let sequence = 0;
+
+/** Sends `limit` messages (0: for `seconds`) over `connections` connections. */
+async function drive(port: number, rcpts: string[], body: (n: number) => string, limit = messageLimit): Promise<{ count: number; perSecond: number; p50: number; p99: number; max: number; sent: Sent[] }> {
   const clients = await Promise.all(Array.from({ length: connections }, () => Client.open(port)));
   const latencies: number[] = [];
   const sent: Sent[] = [];
@@ -150,8 +165,9 @@ async function drive(port: number, rcpts: string[], body: (n: number) => string)
   let seq = 0;
   await Promise.all(
     clients.map(async (c, ci) => {
-      while (messageLimit > 0 ? seq < messageLimit : performance.now() < end) {
-        const n = seq++;
+      while (limit > 0 ? seq < limit : performance.now() < end) {
+        seq++;
+        const n = sequence++;
         const { ms, line } = await c.send(rcpts[n % rcpts.length]!, `X-Bench-Seq: ${ci}-${n}-${t0}\r\n${body(n)}\r\n.\r\n`);
         latencies.push(ms);
         sent.push({ id: /queued as (\S+)/.exec(line)?.[1] ?? null, at: performance.now() });
@@ -292,6 +308,13 @@ interface RunFigures {
   pgCpuMs: number;
 }
 
+/** Sends `count` messages to `t` untimed and waits (bounded) for every accepted one to be processed. */
+async function warmUp(t: Target, body: (n: number) => string, count: number): Promise<void> {
+  const run = await drive(t.smtpPort, t.rcpts, body, count);
+  const deadline = performance.now() + 120_000;
+  while (performance.now() < deadline && run.sent.some((s) => s.id !== null && !t.processed.has(s.id))) await Bun.sleep(100);
+}
+
 /** One run against `t`: the SMTP drive, then the wait for every accepted message to be processed; printed as one line (`share` names the ceiling's share after the rate). */
 async function measure(t: Target, body: (n: number) => string, prefix: string, share: (perSecond: number) => string = () => ""): Promise<RunFigures> {
   const svcCpu0 = cpuMsOf(t.svc.proc.pid);
@@ -341,6 +364,11 @@ try {
   console.log(
     `inbound SMTP ingest: ${small ? "8 KiB text" : "20 KiB text + 100 KiB attachment"} (${textKind}${distinctText ? ", distinct texts" : ""}) (${(body(0).length / 1024).toFixed(0)} KiB on the wire), ${connections} connections, ${mailboxCount} mailbox(es), ${seconds} s per run, ${rounds} rounds, ${pglite ? "PGlite (embedded)" : `PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`}`,
   );
+  if (warmup > 0) {
+    await drive(barePort, targets[0]!.rcpts, body, warmup);
+    for (const t of targets) await warmUp(t, body, warmup);
+    console.log(`warmed up: ${warmup} messages to the bare server and to each service, untimed`);
+  }
   const figures = new Map<Target, RunFigures[]>(targets.map((t) => [t, []]));
   for (let round = 1; round <= rounds; round++) {
     const bareCpu0 = cpuMsOf(bare.pid);
