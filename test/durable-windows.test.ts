@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { rowsOf } from "../db/migrate.ts";
-import { CallLog, FLUSH_MS } from "../src/cluster/durable-windows.ts";
+import { CallLog, durableWindows, FLUSH_MS, type MailboxDefinition } from "../src/cluster/durable-windows.ts";
 import { fencedActor } from "../src/cluster/fence.ts";
 import type { PartitionLeases } from "../src/cluster/leases.ts";
 import { createLogger } from "../src/log.ts";
@@ -50,7 +50,7 @@ async function owner(execute: Execute, flushMs = FLUSH_MS) {
   const actor = fencedActor({ kind: "t", activate: async () => ({}), handle: () => log.record(mailboxId, keyId, Date.now()) }, leases);
   const call = () => actor.handle({}, {}, { kind: "t", id: mailboxId } as never);
   const recorded = async () => Number(rowsOf<{ n: number | string }>(await db.execute(sql`SELECT coalesce(sum(n), 0) AS n FROM api_key_calls WHERE key_id = ${keyId}`))[0]!.n);
-  return { log, call, recorded, renew };
+  return { log, call, recorded, renew, leases, mailboxId, keyId };
 }
 
 const turns = async (n: number) => {
@@ -96,6 +96,21 @@ describe("API-key call log", () => {
     for (let i = 0; i < 4; i++) o.call();
     await o.log.flush();
     expect(await o.recorded()).toBe(6);
+  }, 30_000);
+
+  test("an admitMany is recorded as the calls it granted, none when it granted none", async () => {
+    const o = await owner((d, q) => d.execute(q), 3_600_000);
+    const answers = [
+      { granted: 3, limit: 10, remaining: 7, resetInMs: 1 },
+      { granted: 0, limit: 10, remaining: 0, resetInMs: 1 },
+    ];
+    const def = { kind: "t", activate: async () => ({}), handle: () => answers.shift() } as unknown as MailboxDefinition;
+    const actor = fencedActor(durableWindows(def, o.log, { limit: 10, windowMs: 60_000 }), o.leases);
+    const many = (count: number) => actor.handle({} as never, { name: "admitMany", args: [o.keyId, count] } as never, { kind: "t", id: o.mailboxId } as never);
+    expect(many(5)).toMatchObject({ granted: 3 });
+    expect(many(2)).toMatchObject({ granted: 0 });
+    await o.log.flush();
+    expect(await o.recorded()).toBe(3);
   }, 30_000);
 
   test("a failed write keeps its calls: its scheduled retry writes them, nothing lost or doubled", async () => {

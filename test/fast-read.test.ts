@@ -154,6 +154,50 @@ describe("the read answered from memory", () => {
     expect(((await res.json()) as { mailbox: { email_address: string } }).mailbox.email_address).toBe("as-kept-here@example.test");
   });
 
+  test("calls of one key made together on a mailbox another node holds: asked for as one row, each counted once, each with its own calls left", async () => {
+    const key = await issueKey(t, seed.agent.id, "together");
+    const before = await remainingAfterOneMore(seed.agent.id, key.token);
+    const local = new LocalPlacement(t.service.internals.actors);
+    const asked: number[] = [];
+    // Another node's mailbox, a few milliseconds away: the calls made meanwhile wait for the ask on its way.
+    const elsewhere: Placement = {
+      ask: async (k, id, m, o) => {
+        const msg = m as { name: string; args: unknown[] };
+        if (msg.name === "admitMany") asked.push(msg.args[1] as number);
+        await Bun.sleep(5);
+        return local.ask(k, id, m, o);
+      },
+      read: (k, id, m, o) => local.read(k, id, m, o),
+      tell: (k, id, m) => local.tell(k, id, m),
+      close: async () => {},
+    };
+    const { state, call } = handler(elsewhere);
+    const first = call(seed.agent.id, key.token);
+    await Bun.sleep(1);
+    const rest = await Promise.all(Array.from({ length: 5 }, () => call(seed.agent.id, key.token)));
+    const all = [await first, ...rest];
+    expect(state.fellBack).toBe(0);
+    expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(asked).toEqual([1, 5]);
+    // Six calls counted, each told the calls left after it, as six calls one after another are.
+    const left = all.map((r) => Number(r.headers.get("x-ratelimit-remaining"))).sort((a, b) => b - a);
+    expect(left).toEqual([before - 1, before - 2, before - 3, before - 4, before - 5, before - 6]);
+    expect(await remainingAfterOneMore(seed.agent.id, key.token)).toBe(before - 7);
+  });
+
+  test("admitMany counts its calls as that many admits, up to the limit, and takes only a sane count", async () => {
+    const key = await issueKey(t, seed.primary.id, "many");
+    const mailboxes = new Mailboxes(new LocalPlacement(t.service.internals.actors));
+    const before = await remainingAfterOneMore(seed.primary.id, key.token);
+    const keyId = key.id;
+    expect(await mailboxes.admitMany(seed.primary.id, keyId, 3)).toMatchObject({ granted: 3, limit: LIMIT, remaining: before - 3 });
+    // More than are left: the first ones only.
+    expect(await mailboxes.admitMany(seed.primary.id, keyId, LIMIT)).toMatchObject({ granted: before - 3, remaining: 0 });
+    expect(await mailboxes.admitMany(seed.primary.id, keyId, 2)).toMatchObject({ granted: 0, remaining: 0 });
+    expect((await mailboxes.admit(seed.primary.id, keyId)).allowed).toBe(false);
+    for (const bad of [0, -1, 1.5, 1025, Number.NaN]) await expect(mailboxes.admitMany(seed.primary.id, keyId, bad)).rejects.toThrow(RangeError);
+  });
+
   test("hands everything else to the app without counting it", async () => {
     const key = await issueKey(t, seed.agent.id, "handed on");
     const other = await issueKey(t, seed.primary.id, "other mailbox");

@@ -85,6 +85,7 @@ const cases: { [N in MailboxCommandName]: { args: MailboxArgs<N>; reply: Mailbox
   get: { args: [], reply: row({ callbackSecret: null }) },
   reload: { args: [], reply: undefined },
   admit: { args: ["key-1"], reply: decision },
+  admitMany: { args: ["key-1", 12], reply: { granted: 10, limit: 600, remaining: 0, resetInMs: 1234.5 } },
   poll: { args: ["key-1"], reply: { ...decision, row: row({ callbackSecret: null }) } },
   admitRuntime: { args: ["key-2"], reply: { ...decision, allowed: false, remaining: 0, resetInMs: 0.5, runtime: { tier: "send", mode: "observe" } } },
   setStatus: { args: ["disabled"], reply: row() },

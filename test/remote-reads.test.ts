@@ -74,12 +74,22 @@ describe("RemoteReads: the row of a mailbox another node owns", () => {
     expect(await s.reads.read(MAILBOX_ACTOR, ID, GET)).toEqual({ version: 2 });
   });
 
-  test("a call counted by admit leaves the kept row alone", async () => {
+  test("calls counted by admit or admitMany leave the kept row alone", async () => {
+    for (const msg of [{ name: "admit", args: ["k"] }, { name: "admitMany", args: ["k", 3] }]) {
+      const s = setup();
+      await s.reads.read(MAILBOX_ACTOR, ID, GET);
+      await s.reads.ask(MAILBOX_ACTOR, ID, msg);
+      await s.reads.read(MAILBOX_ACTOR, ID, GET);
+      expect(s.calls.filter((c) => c === "read").length).toBe(1);
+    }
+  });
+
+  test("calls counted together (admitMany) while no row is kept read the row beside them, as admit does", async () => {
     const s = setup();
-    await s.reads.read(MAILBOX_ACTOR, ID, GET);
-    await s.reads.ask(MAILBOX_ACTOR, ID, { name: "admit", args: ["k"] });
-    await s.reads.read(MAILBOX_ACTOR, ID, GET);
-    expect(s.calls.filter((c) => c === "read").length).toBe(1);
+    await s.reads.ask(MAILBOX_ACTOR, ID, { name: "admitMany", args: ["k", 4] });
+    expect(s.calls).toEqual(["read", "ask admitMany"]);
+    expect(await s.reads.read(MAILBOX_ACTOR, ID, GET)).toEqual({ version: 1 });
+    expect(s.calls).toEqual(["read", "ask admitMany"]);
   });
 
   test("another node's announced change (a reload tell) forgets the row, and the tell still goes on", async () => {

@@ -6,13 +6,49 @@ import { bindingOf } from "./runtime.ts";
 import type { WriteContext } from "./types.ts";
 
 /** An API key's call: counted in its window, refused past the limit. Answers from memory (no promise). */
-export function admit({ state, deps }: WriteContext, keyId: string): RateDecision {
+export function admit(ctx: WriteContext, keyId: string): RateDecision {
+  return windowOf(ctx, keyId).take(performance.now());
+}
+
+function windowOf({ state, deps }: WriteContext, keyId: string): SlidingWindow {
   let window = state.windows.get(keyId);
   if (!window) {
     window = new SlidingWindow(deps.rateLimit.limit, deps.rateLimit.windowMs);
     state.windows.set(keyId, window);
   }
-  return window.take(performance.now());
+  return window;
+}
+
+/** Calls one `admitMany` may carry: the calls of one key waiting on one node, which are few. */
+export const MAX_ADMITS = 1024;
+
+/**
+ * What `admitMany` answers: how many of the calls were admitted (the first `granted`, in
+ * order; the rest refused), and the window after the last of them, as `admit` would answer it.
+ */
+export interface ManyAdmitted {
+  granted: number;
+  limit: number;
+  remaining: number;
+  resetInMs: number;
+}
+
+/**
+ * `count` calls of one key at once, exactly as that many `admit`s in a row would count them:
+ * the calls of a key that another node holds, waiting there together, asked for in one
+ * message (src/cluster/coalesced-admits.ts) instead of one each.
+ */
+export function admitMany(ctx: WriteContext, keyId: string, count: number): ManyAdmitted {
+  if (!Number.isInteger(count) || count < 1 || count > MAX_ADMITS) throw new RangeError(`admitMany takes 1 to ${MAX_ADMITS} calls, got ${count}`);
+  const window = windowOf(ctx, keyId);
+  const now = performance.now();
+  let last = window.take(now);
+  let granted = last.allowed ? 1 : 0;
+  while (last.allowed && granted < count) {
+    last = window.take(now);
+    if (last.allowed) granted++;
+  }
+  return { granted, limit: last.limit, remaining: last.remaining, resetInMs: last.resetInMs };
 }
 
 /** What `poll` answers: the call's decision, and the row when the call was admitted and memory may answer. */

@@ -12,7 +12,7 @@ import type { ProtocolResponseRow } from "../../db/schema/index.ts";
 import type { ResponseInput } from "../../src/protocol/types.ts";
 import { commandsFor, type ArgsOf, type CommandClient, type CommandMessage, type CommandName, type ReplyOf } from "../runtime/index.ts";
 import { createAction, deleteAction, updateAction } from "./actions.ts";
-import { admit, admitRuntime, poll } from "./admission.ts";
+import { admit, admitMany, admitRuntime, poll } from "./admission.ts";
 import { setAutopilot } from "./autopilot.ts";
 import { callbackSecret } from "./callback-secret.ts";
 import { createDraft, deleteDraft, updateDraft } from "./drafts.ts";
@@ -37,6 +37,8 @@ export const mailboxCommands = {
   reload: c.tell(forgetMailbox),
   // Every request's call window; answered from memory without a promise (see admit).
   admit: c.write(admit),
+  /** `count` calls of one key in one message, counted as that many `admit`s (see admitMany). */
+  admitMany: c.write(admitMany),
   /** A runtime key's call: its call window, and its binding's tier and mode now. */
   admitRuntime: c.write(admitRuntime),
   /** A key's read of its mailbox: `admit`, and the row from memory, in one turn (answered without a promise). */

@@ -19,6 +19,7 @@ import type { ActorDefinition, CommandMessage } from "../../actors/runtime/index
 import type { MailboxCommands } from "../../actors/mailbox/commands.ts";
 import type { WriteContext } from "../../actors/mailbox/types.ts";
 import { SlidingWindow, type RateDecision } from "../../actors/mailbox/rate-window.ts";
+import type { ManyAdmitted } from "../../actors/mailbox/admission.ts";
 import type { Logger } from "../log.ts";
 import { currentLease } from "./fence.ts";
 import type { PartitionLeases } from "./leases.ts";
@@ -52,18 +53,18 @@ export class CallLog {
     private readonly flushMs = FLUSH_MS,
   ) {}
 
-  /** Counts an admitted call; it is written within FLUSH_MS. Outside an actor message, nothing. */
-  record(mailboxId: string, keyId: string, at: number): void {
+  /** Counts `n` admitted calls (one by default); they are written within FLUSH_MS. Outside an actor message, nothing. */
+  record(mailboxId: string, keyId: string, at: number, n = 1): void {
     const lease = currentLease();
     if (lease === undefined) return;
     // By key alone while the key's calls are under one lease, which is all but always: the
     // hot read's every call comes here, and a key string made per call showed in its profile.
     const calls = this.pending.get(keyId);
     if (calls !== undefined && calls.partition === lease.partition && calls.epoch === lease.epoch) {
-      calls.n++;
+      calls.n += n;
       calls.at = Math.max(calls.at, at);
     } else {
-      this.add({ mailboxId, keyId, at, n: 1, partition: lease.partition, epoch: lease.epoch });
+      this.add({ mailboxId, keyId, at, n, partition: lease.partition, epoch: lease.epoch });
     }
     this.schedule();
   }
@@ -175,6 +176,10 @@ export function durableWindows(def: MailboxDefinition, log: CallLog, rateLimit: 
     if ((decision as RateDecision).allowed) log.record(id, keyId, at);
     return decision;
   };
+  const noteMany = (id: string, keyId: string, at: number, admitted: ManyAdmitted) => {
+    if (admitted.granted > 0) log.record(id, keyId, at, admitted.granted);
+    return admitted;
+  };
   return {
     ...def,
     async activate(id) {
@@ -195,6 +200,10 @@ export function durableWindows(def: MailboxDefinition, log: CallLog, rateLimit: 
     },
     handle(state, msg, ctx) {
       const reply = def.handle(state, msg, ctx);
+      if (msg.name === "admitMany") {
+        const [keyId, at] = [msg.args[0] as string, Date.now()];
+        return reply instanceof Promise ? reply.then((r) => noteMany(ctx.id, keyId, at, r as ManyAdmitted)) : noteMany(ctx.id, keyId, at, reply as ManyAdmitted);
+      }
       if (msg.name !== "admit" && msg.name !== "admitRuntime" && msg.name !== "poll") return reply;
       const keyId = msg.args[0] as string;
       const at = Date.now();

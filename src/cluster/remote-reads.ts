@@ -10,7 +10,8 @@
  * memory, so nothing is kept for the mailboxes this node holds. Errors are never kept.
  *
  * Reads of one row that overlap share one forwarded read. And every authenticated request
- * first counts its call (`admit`, forwarded to the owner); when no row is kept then, the
+ * first counts its call (`admit`, or `admitMany` for calls counted together, forwarded to
+ * the owner); when no row is kept then, the
  * row's read is sent beside it, so the request that reads the row next (most do) waits one
  * round trip to the owner, not two in a row. The placement sends both in one NATS message.
  */
@@ -18,7 +19,7 @@ import type { AskOptions, Placement } from "../../actors/runtime/index.ts";
 import { MAILBOX_ACTOR } from "../../actors/mailbox/client.ts";
 
 /** Commands that count a call and change no row: they leave the kept row alone. */
-const ROW_UNCHANGED = new Set(["admit", "admitRuntime", "poll"]);
+const ROW_UNCHANGED = new Set(["admit", "admitMany", "admitRuntime", "poll"]);
 const MAX_ROWS = 100_000;
 const GET = Object.freeze({ name: "get", args: Object.freeze([]) });
 

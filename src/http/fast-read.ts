@@ -18,6 +18,7 @@ import type { MailboxRow } from "../../db/schema/index.ts";
 import type { Authenticator } from "../auth/authenticate.ts";
 import type { ServiceMetrics } from "../metrics/service-metrics.ts";
 import type { RateDecision } from "../domain/rate-limit.ts";
+import { CoalescedAdmits } from "../cluster/coalesced-admits.ts";
 import { mailboxView } from "./mailboxes/model.ts";
 import { requestIdOf } from "./pipeline.ts";
 
@@ -49,6 +50,8 @@ export function fastMailboxRead(deps: FastReadDeps, app: (request: Request) => R
     return body;
   };
 
+  // The calls of one key asked for together while an ask of it is on its way (another node's mailbox, mostly).
+  const admits = new CoalescedAdmits(deps.mailboxes);
   // The one series every answer here feeds, looked up once.
   const observed = deps.metrics.httpSeriesOf("GET", METRICS_ROUTE, 200);
   // One set of headers, filled in for each answer: a Response copies the headers it is given,
@@ -69,7 +72,8 @@ export function fastMailboxRead(deps: FastReadDeps, app: (request: Request) => R
   /**
    * The same answer when the call must be asked for: another node holds the mailbox (the ask
    * is forwarded, with the row's read beside it: src/cluster/remote-reads.ts) or its actor is
-   * busy. Only the app's hooks are saved, not the round trip. A refused call counted nothing
+   * busy. Only the app's hooks are saved, not the round trip; the calls of a key that wait
+   * together go as one ask (src/cluster/coalesced-admits.ts). A refused call counted nothing
    * and goes to the app, which refuses it again with the 429; so does a failed ask (the app
    * asks again and renders the error). A failed read after a counted call is counted once
    * more by the app: stricter, never more permissive. The row is taken at once when this
@@ -79,7 +83,7 @@ export function fastMailboxRead(deps: FastReadDeps, app: (request: Request) => R
     let decision: RateDecision;
     let row: MailboxRow | undefined;
     try {
-      decision = await deps.mailboxes.admit(mailboxId, keyId);
+      decision = await admits.admit(mailboxId, keyId);
       if (decision.allowed) row = deps.mailboxes.getNow(mailboxId) ?? (await deps.mailboxes.get(mailboxId));
     } catch {
       return app(request);
