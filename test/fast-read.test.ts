@@ -159,12 +159,14 @@ describe("the read answered from memory", () => {
     const before = await remainingAfterOneMore(seed.agent.id, key.token);
     const local = new LocalPlacement(t.service.internals.actors);
     const asked: number[] = [];
-    // Another node's mailbox, a few milliseconds away: the calls made meanwhile wait for the ask on its way.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // Another node's mailbox whose first answer takes until the test lets it go: the calls made
+    // meanwhile must not wait for it, and go together.
     const elsewhere: Placement = {
       ask: async (k, id, m, o) => {
         const msg = m as { name: string; args: unknown[] };
-        if (msg.name === "admitMany") asked.push(msg.args[1] as number);
-        await Bun.sleep(5);
+        if (msg.name === "admitMany" && asked.push(msg.args[1] as number) === 1) await gate;
         return local.ask(k, id, m, o);
       },
       read: (k, id, m, o) => local.read(k, id, m, o),
@@ -172,13 +174,19 @@ describe("the read answered from memory", () => {
       close: async () => {},
     };
     const { state, call } = handler(elsewhere);
+    const sum = () => asked.reduce((a, b) => a + b, 0);
     const first = call(seed.agent.id, key.token);
-    await Bun.sleep(1);
-    const rest = await Promise.all(Array.from({ length: 5 }, () => call(seed.agent.id, key.token)));
-    const all = [await first, ...rest];
+    while (asked.length === 0) await Bun.sleep(1);
+    const rest = Array.from({ length: 5 }, () => call(seed.agent.id, key.token));
+    // All five are asked for while the first is still unanswered.
+    while (sum() < 6) await Bun.sleep(1);
+    release();
+    const all = [await first, ...(await Promise.all(rest))];
     expect(state.fellBack).toBe(0);
     expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
-    expect(asked).toEqual([1, 5]);
+    // The first alone and at once; the five together (in one ask when they came in one turn, as here but for a stalled machine).
+    expect(asked[0]).toBe(1);
+    expect(asked.length).toBeLessThan(6);
     // Six calls counted, each told the calls left after it, as six calls one after another are.
     const left = all.map((r) => Number(r.headers.get("x-ratelimit-remaining"))).sort((a, b) => b - a);
     expect(left).toEqual([before - 1, before - 2, before - 3, before - 4, before - 5, before - 6]);
