@@ -27,6 +27,8 @@ interface Waiting {
 }
 
 interface Queue {
+  /** `${mailboxId} ${keyId}`: its place in `queues`. */
+  id: string;
   mailboxId: string;
   keyId: string;
   /** Asks of this key on their way. */
@@ -48,12 +50,12 @@ export class CoalescedAdmits {
     const id = `${mailboxId} ${keyId}`;
     let queue = this.queues.get(id);
     if (queue === undefined) {
-      queue = { mailboxId, keyId, asking: 0, waiting: [] };
+      queue = { id, mailboxId, keyId, asking: 0, waiting: [] };
       this.queues.set(id, queue);
     }
     const q = queue;
     return new Promise<RateDecision>((resolve, reject) => {
-      if (q.asking === 0 && q.waiting.length === 0) return this.ask(id, q, [{ resolve, reject }]);
+      if (q.asking === 0 && q.waiting.length === 0) return this.ask(q, [{ resolve, reject }]);
       if (q.waiting.push({ resolve, reject }) > 1) return;
       if (this.turn.push(q) === 1) setImmediate(this.endTurn);
     });
@@ -70,14 +72,14 @@ export class CoalescedAdmits {
     for (const queue of turn) {
       const calls = queue.waiting;
       queue.waiting = [];
-      for (let from = 0; from < calls.length; from += MAX_ADMITS) this.ask(`${queue.mailboxId} ${queue.keyId}`, queue, calls.slice(from, from + MAX_ADMITS));
+      for (let from = 0; from < calls.length; from += MAX_ADMITS) this.ask(queue, calls.slice(from, from + MAX_ADMITS));
     }
   };
 
-  private ask(id: string, queue: Queue, calls: Waiting[]): void {
+  private ask(queue: Queue, calls: Waiting[]): void {
     queue.asking++;
     const settled = () => {
-      if (--queue.asking === 0 && queue.waiting.length === 0) this.queues.delete(id);
+      if (--queue.asking === 0 && queue.waiting.length === 0) this.queues.delete(queue.id);
     };
     this.owner.admitMany(queue.mailboxId, queue.keyId, calls.length).then(
       (answer) => {

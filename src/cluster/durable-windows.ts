@@ -201,7 +201,8 @@ export function durableWindows(def: MailboxDefinition, log: CallLog, rateLimit: 
     handle(state, msg, ctx) {
       const reply = def.handle(state, msg, ctx);
       if (msg.name === "admitMany") {
-        const [keyId, at] = [msg.args[0] as string, Date.now()];
+        const keyId = msg.args[0] as string;
+        const at = Date.now();
         return reply instanceof Promise ? reply.then((r) => noteMany(ctx.id, keyId, at, r as ManyAdmitted)) : noteMany(ctx.id, keyId, at, reply as ManyAdmitted);
       }
       if (msg.name !== "admit" && msg.name !== "admitRuntime" && msg.name !== "poll") return reply;
