@@ -151,9 +151,9 @@ export async function benchMessage(rcpt: string, textKind: BenchText = "filler")
     .build();
 }
 
-/** The small ingest bench message: 8 KiB of text and no attachment. */
-export async function smallBenchMessage(rcpt: string, textKind: BenchText = "filler"): Promise<Buffer> {
-  const text = benchText("A short note about the meeting tomorrow. ", 8 * 1024, textKind);
+/** The small ingest bench message: 8 KiB of text (or `kib`) and no attachment. */
+export async function smallBenchMessage(rcpt: string, textKind: BenchText = "filler", kib = 8): Promise<Buffer> {
+  const text = benchText("A short note about the meeting tomorrow. ", kib * 1024, textKind);
   return new MailComposer({ from: "Bench Sender <bench@example.com>", to: rcpt, subject: "Meeting notes", text }).compile().build();
 }
 

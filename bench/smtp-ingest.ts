@@ -3,7 +3,7 @@
  *
  *   bun bench/smtp-ingest.ts [--seconds 10] [--connections 8] [--rounds 2] [--mailboxes 1]
  *                            [--message big|small] [--text filler|prose] [--distinct-text] [--pglite] [--messages N]
- *                            [--warmup N]
+ *                            [--warmup N] [--text-kib N]
  *
  * `big` (default) is 20 KiB of text and a 100 KiB attachment (158 KiB on the wire), `small`
  * 8 KiB of text; --text prose makes that text English-like prose instead of the "x x x"
@@ -22,6 +22,9 @@
  *
  * --messages N ends each run after N messages instead of at `seconds` (CPU per message then
  * compares like with like on a busy machine, where a timed run sends few).
+ *
+ * --text-kib N makes the small message's text N KiB instead of 8 (the big message's text stays
+ * 20 KiB): how a cost that grows with the text (the full-text vector) compares across sizes.
  *
  * --warmup N first sends N messages to each service and to the bare server, untimed, and waits
  * for them to be processed: the figures are then of a warm process. A cold one spends the first
@@ -58,6 +61,7 @@ const { values } = parseArgs({
     text: { type: "string", default: "filler" },
     "distinct-text": { type: "boolean", default: false },
     warmup: { type: "string", default: "0" },
+    "text-kib": { type: "string", default: "8" },
     against: { type: "string" },
   },
 });
@@ -69,6 +73,8 @@ const small = values.message === "small";
 const pglite = values.pglite === true;
 const messageLimit = Math.max(0, Number(values.messages));
 const warmup = Math.max(0, Number(values.warmup));
+const textKib = Number(values["text-kib"]);
+if (!(textKib >= 1 && textKib <= 1024)) throw new Error("--text-kib is 1 to 1024");
 if (values.text !== "filler" && values.text !== "prose") throw new Error("--text is filler or prose");
 const textKind: BenchText = values.text;
 /** Each message's text starts with a line of its own (see buildBody). */
@@ -130,7 +136,7 @@ class Client {
 }
 
 async function messageBytes(): Promise<Buffer> {
-  return small ? smallBenchMessage("bench@mail.localhost", textKind) : benchMessage("bench@mail.localhost", textKind);
+  return small ? smallBenchMessage("bench@mail.localhost", textKind, textKib) : benchMessage("bench@mail.localhost", textKind);
 }
 
 /**
@@ -362,7 +368,7 @@ try {
   const body = await buildBody();
 
   console.log(
-    `inbound SMTP ingest: ${small ? "8 KiB text" : "20 KiB text + 100 KiB attachment"} (${textKind}${distinctText ? ", distinct texts" : ""}) (${(body(0).length / 1024).toFixed(0)} KiB on the wire), ${connections} connections, ${mailboxCount} mailbox(es), ${seconds} s per run, ${rounds} rounds, ${pglite ? "PGlite (embedded)" : `PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`}`,
+    `inbound SMTP ingest: ${small ? `${textKib} KiB text` : "20 KiB text + 100 KiB attachment"} (${textKind}${distinctText ? ", distinct texts" : ""}) (${(body(0).length / 1024).toFixed(0)} KiB on the wire), ${connections} connections, ${mailboxCount} mailbox(es), ${seconds} s per run, ${rounds} rounds, ${pglite ? "PGlite (embedded)" : `PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`}`,
   );
   if (warmup > 0) {
     await drive(barePort, targets[0]!.rcpts, body, warmup);

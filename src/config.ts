@@ -267,16 +267,15 @@ function defaultParseWorkers(): number {
 
 /**
  * SEARCH_VECTOR: `service`, `database`, or `auto` (the default): the service's pieces on the
- * embedded database, whose one thread runs every statement in WebAssembly, and PostgreSQL's own
- * parser on PostgreSQL. Measured on two shared cores with mail whose texts differ as real mail's
- * do (README "Search"): on PGlite the pieces ingested 8–10% more 158 KiB mail (8 KiB even); on
- * PostgreSQL they took a sixth of the database's CPU per 158 KiB message off but cost the service
- * more than that, 12% fewer messages a second. `service` is for a cluster whose shared database
- * is the bottleneck.
+ * embedded database, whose one thread runs every statement in WebAssembly; on PostgreSQL, the
+ * pieces for long texts and PostgreSQL's own parser for short ones (`by-length`,
+ * src/mail/text-vector-rules.ts PIECES_FROM_CHARS, where the measured crossover lies). `service`
+ * is for a cluster whose shared database is the bottleneck: it moves the text part of every
+ * vector onto the nodes, which scale out.
  */
 function searchVectorOf(raw: string | undefined, problems: string[], onPostgres: boolean): TextVectorBy {
   const value = raw?.toLowerCase() ?? "auto";
-  if (value === "service" || value === "database") return value;
-  if (value !== "auto") problems.push(`SEARCH_VECTOR must be auto, service or database, got "${raw}"`);
-  return onPostgres ? "database" : "service";
+  if (value === "service" || value === "database" || value === "by-length") return value;
+  if (value !== "auto") problems.push(`SEARCH_VECTOR must be auto, service, database or by-length, got "${raw}"`);
+  return onPostgres ? "by-length" : "service";
 }

@@ -173,15 +173,17 @@ describe("refused values", () => {
     for (const raw of ["0", "-1", "x", "1001"]) expect(configError({ WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX: raw }).message).toContain("WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX");
   });
 
-  test("SEARCH_VECTOR: auto by default (the service's pieces on the embedded database, PostgreSQL's parser on PostgreSQL), read as given, anything else refused", () => {
+  test("SEARCH_VECTOR: auto by default (the service's pieces on the embedded database; on PostgreSQL pieces for long texts, its parser for short ones), read as given, anything else refused", () => {
     const pg = "postgres://u@127.0.0.1:5432/db";
     expect(loadConfig({}).searchVector).toBe("service");
     expect(loadConfig({ SEARCH_VECTOR: "service" }).searchVector).toBe("service");
-    expect(loadConfig({ DATABASE_URL: pg }).searchVector).toBe("database");
-    expect(loadConfig({ DATABASE_URL: pg, SEARCH_VECTOR: "AUTO" }).searchVector).toBe("database");
+    expect(loadConfig({ DATABASE_URL: pg }).searchVector).toBe("by-length");
+    expect(loadConfig({ DATABASE_URL: pg, SEARCH_VECTOR: "AUTO" }).searchVector).toBe("by-length");
+    expect(loadConfig({ DATABASE_URL: pg, SEARCH_VECTOR: "database" }).searchVector).toBe("database");
     expect(loadConfig({ DATABASE_URL: pg, SEARCH_VECTOR: "service" }).searchVector).toBe("service");
     expect(loadConfig({ SEARCH_VECTOR: "database" }).searchVector).toBe("database");
-    for (const raw of ["postgres", "js", "1"]) expect(configError({ SEARCH_VECTOR: raw }).message).toContain(`SEARCH_VECTOR must be auto, service or database, got "${raw}"`);
+    expect(loadConfig({ SEARCH_VECTOR: "By-Length" }).searchVector).toBe("by-length");
+    for (const raw of ["postgres", "js", "1", "length"]) expect(configError({ SEARCH_VECTOR: raw }).message).toContain(`SEARCH_VECTOR must be auto, service, database or by-length, got "${raw}"`);
   });
 
   test("the message shows the refused value", () => {

@@ -12,7 +12,7 @@ import { MailParser } from "../src/mail/parse/index.ts";
 import { splitReply } from "../src/mail/extract.ts";
 import { tokenizeText } from "../src/mail/text-vector.ts";
 import { type LearnedWord, type Lexicon, type TextVectorPieces, textVectorPieces, WordLexicon } from "../src/mail/text-vector-pieces.ts";
-import { numbersRule } from "../src/mail/text-vector-rules.ts";
+import { numbersRule, PIECES_FROM_CHARS, piecesFromChars } from "../src/mail/text-vector-rules.ts";
 import { LexiconFeed } from "../src/mail/lexicon-feed.ts";
 import type { ProcessedMail } from "../src/mail/types.ts";
 import { seedAccount, startTestService, type TestService } from "./harness.ts";
@@ -134,8 +134,8 @@ const processed = (text: string, file = "report-2024_final.pdf"): ProcessedMail 
   assessment: { riskLevel: "low", triageLabel: "fyi", signals: [], auth: { spf: "none", dkim: "none", dmarc: "none" }, autoReplyBlocked: false },
 });
 /** The stored vector against migration 0006's expression, computed now from the row. */
-const asGenerated = async (id: string) => {
-  const [r] = await query<{ same: boolean; hits: boolean }>(sql`
+const asGenerated = async (id: string, on = db()) => {
+  const [r] = rowsOf<{ same: boolean; hits: boolean }>(await on.execute(sql`
     select search_tsv = (
       setweight(to_tsvector('english', left(subject, 2000)), 'A')
       || setweight(to_tsvector('english', left(from_address || ' ' || to_address || ' ' || translate(cc::text, '[]",', '    '), 4000)
@@ -143,7 +143,7 @@ const asGenerated = async (id: string) => {
       || setweight(to_tsvector('english', left(attachment_names, 4000) || ' ' || translate(left(attachment_names, 4000), '-_.', '   ')), 'B')
       || setweight(to_tsvector('english', left(coalesce(extracted_text, text_body, ''), 200000)), 'C')
     ) as same, search_tsv @@ websearch_to_tsquery('english', 'meetings') as hits
-    from messages where id = ${id}`);
+    from messages where id = ${id}`));
   return r!;
 };
 
@@ -334,6 +334,56 @@ describe("the text vector in pieces", () => {
       expect(plain.ok && plain.textPieces).toBeUndefined();
     } finally {
       await parser.close();
+    }
+  });
+
+  test("by length: a text shorter than asked for is left to the trigger, and the words sent along are learned all the same", async () => {
+    const parser = new MailParser({ workers: 1 });
+    try {
+      const body = "Quartz jugglers vex brisk nymphs.\r\n";
+      const raw = new TextEncoder().encode(rfc822({ From: "ann@example.com", To: "b@example.com", Subject: "S" }, body));
+      const cold = await parser.parse(raw, undefined, { vector: { numbersPlain: true } });
+      if (!cold.ok) throw new Error(cold.reason);
+      const words = cold.textPieces!.missing;
+      expect(words.length).toBeGreaterThan(0);
+      const lexicon = new WordLexicon();
+      await learn(lexicon, words);
+      const taught = words.map((w) => [w, lexicon.get(w)!] as const);
+      // One character short of the bar: no pieces (the row's trigger makes the text part), but the words are taken.
+      const short = await parser.parse(raw, undefined, { vector: { numbersPlain: true, fromChars: cold.extractedText.length + 1, learned: taught } });
+      expect(short.ok && short.textPieces).toBeNull();
+      // At the bar: pieces, made with the words the short one carried.
+      const at = await parser.parse(raw, undefined, { vector: { numbersPlain: true, fromChars: cold.extractedText.length } });
+      if (!at.ok) throw new Error(at.reason);
+      expect(at.textPieces!.missing).toEqual([]);
+      expect(await joinedSameAsPostgres(at.extractedText, at.textPieces!)).toMatchObject({ same: true, fellBack: false });
+    } finally {
+      await parser.close();
+    }
+  });
+
+  test("SEARCH_VECTOR=by-length: short and long mail through SMTP each get the vector PostgreSQL makes, and search finds both", async () => {
+    expect(piecesFromChars("by-length")).toBe(PIECES_FROM_CHARS);
+    expect(piecesFromChars("service")).toBe(0);
+    expect(piecesFromChars("database")).toBe(Infinity);
+    const u = await startTestService({ SEARCH_VECTOR: "by-length" });
+    try {
+      const seed = await seedAccount(u);
+      const sent: string[] = [];
+      for (const text of ["Short meetings note, order 4471.", benchText("Long meetings minutes, order 4472. ", PIECES_FROM_CHARS + 2048, "prose")]) {
+        const raw = rfc822({ From: "ann@example.com", To: seed.agent.email_address, Subject: "Minutes", "Message-ID": `<${randomUUID()}@example.com>` }, `${text}\r\n`);
+        const info = await smtpSend(u.service.smtpPort, { from: "ann@example.com", to: [seed.agent.email_address] }, raw);
+        const id = /queued as ([0-9a-f-]{36})/.exec(info.response)![1]!;
+        expect(await waitForMessage(u, id)).toMatchObject({ status: "processed" });
+        expect(await asGenerated(id, u.service.internals.database.db)).toEqual({ same: true, hits: true });
+        sent.push(id);
+      }
+      for (const [query, id] of [["4471", sent[0]!], ["4472", sent[1]!]] as const) {
+        const found = await u.api("POST", `/v1/mailboxes/${seed.agent.id}/search`, { body: { query }, token: seed.agentKey.token });
+        expect((found.body.items as { id: string }[]).map((m) => m.id)).toEqual([id]);
+      }
+    } finally {
+      await u.stop();
     }
   });
 

@@ -6,7 +6,7 @@ import { dispositionFor } from "../domain/sender-profiles.ts";
 import type { Assessor } from "./assess/index.ts";
 import { getBlob, putBlob } from "./blobs.ts";
 import { storeContent, type ParsedResult } from "./content.ts";
-import { numbersRule, type TextVectorBy } from "./text-vector-rules.ts";
+import { numbersRule, piecesFromChars, type TextVectorBy } from "./text-vector-rules.ts";
 import { LexiconFeed } from "./lexicon-feed.ts";
 import { snippetOf } from "./extract.ts";
 import type { MailParser } from "./parse/index.ts";
@@ -23,7 +23,7 @@ import { messageIdOf } from "../jobs/outbox.ts";
  * message never holds up the mailbox.
  */
 export class InboundProcessor {
-  /** Words the database made lexemes of, on their way to the parser threads (SEARCH_VECTOR=service). */
+  /** Words the database made lexemes of, on their way to the parser threads (pieces: SEARCH_VECTOR). */
   private readonly lexicon: LexiconFeed;
 
   constructor(
@@ -53,7 +53,8 @@ export class InboundProcessor {
 
     const env = message.envelope ?? { mailFrom: null, rcptTo: [message.toAddress], remoteAddress: null, heloName: null };
     // The content half of the assessment is made in the parser's worker, off the event loop.
-    const vector = this.vectorBy === "service" ? { numbersPlain: numbersRule(this.db).plain === true, learned: this.lexicon.take() } : undefined;
+    const fromChars = piecesFromChars(this.vectorBy);
+    const vector = fromChars !== Infinity ? { numbersPlain: numbersRule(this.db).plain === true, fromChars, learned: this.lexicon.take() } : undefined;
     const outcome = await this.parser.parse(raw, { envelope: env, mailDomain: this.assessor.domain }, vector ? { vector } : {});
     const mail = outcome.ok ? outcome.mail : null;
     const headers = outcome.ok ? outcome.mail.headers : outcome.headers;

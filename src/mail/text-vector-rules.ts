@@ -5,9 +5,27 @@ import { rowsOf } from "../../db/migrate.ts";
 /**
  * Who makes the text part of a message's full-text vector (config SEARCH_VECTOR, README
  * "Search"): the service, in pieces that the statement storing the message joins
- * (text-vector-pieces.ts), or the row's trigger from the whole text.
+ * (text-vector-pieces.ts), or the row's trigger from the whole text; or, `by-length`, the
+ * service for texts of at least PIECES_FROM_CHARS characters and the trigger for shorter ones.
  */
-export type TextVectorBy = "service" | "database";
+export type TextVectorBy = "service" | "database" | "by-length";
+
+/**
+ * Where pieces start to pay on PostgreSQL. Pieces save the database more the longer the text
+ * (its parser and stemmer run per word; the pieces' join and the service's split cost a fixed
+ * part per message and less per word), and cost the parser thread more. Measured on two
+ * shared cores with prose whose texts differ (bench/smtp-ingest.ts --text-kib, four paired
+ * rounds each): at 8 KiB the trigger ingested 3% more mail at 6% less CPU per message; at
+ * 11 KiB pieces ingested 6% more, at 14 KiB 11% more; with the 20 KiB text of the big message,
+ * 10% more in one run and 4% fewer in another, at 3% less CPU and a shorter acceptance tail
+ * (README "Search").
+ */
+export const PIECES_FROM_CHARS = 10 * 1024;
+
+/** The shortest text `by` makes pieces of: 0 for every text, Infinity for none. */
+export function piecesFromChars(by: TextVectorBy): number {
+  return by === "service" ? 0 : by === "by-length" ? PIECES_FROM_CHARS : Infinity;
+}
 
 /**
  * Whether this database's `english` configuration reads a word of digits as the stock one

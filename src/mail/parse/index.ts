@@ -38,10 +38,11 @@ const MAX_REASON = 300;
 export type AssessFacts = { envelope: Envelope; mailDomain: string };
 
 /**
- * What the full-text vector needs of a worker (SEARCH_VECTOR=service): the pieces of the indexed
- * text (src/mail/text-vector-pieces.ts), made with the words it has learned, and those it learns now.
+ * What the full-text vector needs of a worker (SEARCH_VECTOR): the pieces of the indexed text
+ * (src/mail/text-vector-pieces.ts) when it has at least `fromChars` characters, made with the
+ * words it has learned, and those it learns now (learned whatever the text's length).
  */
-export type VectorRequest = { numbersPlain: boolean; learned?: LearnedWord[] };
+export type VectorRequest = { numbersPlain: boolean; fromChars?: number; learned?: LearnedWord[] };
 
 /** What a worker is asked: the bytes, whether to make the content verdict too, and whether to make the vector's pieces (`textPieces`). */
 export type ParseRequest = { raw: Uint8Array; assess?: AssessFacts; vector?: VectorRequest };

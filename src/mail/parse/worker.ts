@@ -28,11 +28,12 @@ serveWorker<ParseRequest, Parsed>(
     const { text: extractedText, quoted: quotedText } = splitReply({ text: mail.text, html: mail.html });
     const snippet = snippetOf(extractedText || mail.text || "");
     // The text the full-text vector indexes (the extracted text, as storeContent stores it), in
-    // pieces made here rather than by the database, when the service makes the vector (SEARCH_VECTOR).
+    // pieces made here rather than by the database, when the service makes the vector
+    // (SEARCH_VECTOR); none for a text shorter than asked for, which the row's trigger makes.
     let textPieces;
     if (vector) {
       if (vector.learned) lexicon.learn(vector.learned);
-      const split = tokenizeText(extractedText);
+      const split = extractedText.length >= (vector.fromChars ?? 0) ? tokenizeText(extractedText) : null;
       textPieces = split ? textVectorPieces(split, lexicon, vector.numbersPlain) : null;
     }
     if (!assess) return { mail, extractedText, quotedText, snippet, textPieces };
