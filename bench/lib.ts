@@ -158,6 +158,21 @@ export async function smallBenchMessage(rcpt: string, textKind: BenchText = "fil
 }
 
 /**
+ * The service on the embedded database in a temporary data directory, without NATS (what
+ * `npm start` runs on a bare machine), on free ports, shaped as startOnFreshDatabase's answer.
+ */
+export async function startEmbedded(env: Record<string, string> = {}, root = ROOT) {
+  const port = await freePort();
+  const admin = `bench-admin-${crypto.randomUUID()}`;
+  const svc = await startService(
+    { PORT: String(port), SMTP_PORT: String(await freePort()), HOST: "127.0.0.1", ADMIN_TOKEN: admin, DATABASE_URL: "", NATS_URL: "", DATA_DIR: tempDir("mailroom-bench-"), API_KEY_RATE_LIMIT: "10000000", ...env },
+    undefined,
+    root,
+  );
+  return { db: { drop: async () => {} }, port, admin, svc, base: `http://127.0.0.1:${port}` };
+}
+
+/**
  * The service on a fresh PostgreSQL database (and NATS when NATS_URL is set), on free ports,
  * with an admin token of its own and the API-key rate limit out of the way.
  */

@@ -1,18 +1,20 @@
 /**
  * Authenticated read vs. ceiling.
  *
- *   bun bench/mailbox-read.ts [--seconds 10] [--connections 64] [--rounds 3] [--threads 2]
+ *   bun bench/mailbox-read.ts [--seconds 10] [--connections 64] [--rounds 3] [--threads 2] [--pglite]
  *
  * Starts the service on a fresh PostgreSQL database (DATABASE_URL's server, default the
  * local one) and, in the same run, a bare Bun.serve that returns the same JSON body. wrk
  * (apt-get install wrk) drives both with the same connections and duration:
  * GET /v1/mailboxes/{id} with a mailbox API key against the ceiling. The key's rate window
  * still runs on every request; only its limit is raised so that the bench is not all 429s.
+ * With NATS_URL set the service joins that NATS as a one-node cluster (NatsPlacement); with
+ * --pglite it runs on the embedded database instead, without NATS.
  */
 import { parseArgs } from "node:util";
-import { BUN, freePort, ROOT, startOnFreshDatabase, startEnv, stop } from "./lib.ts";
+import { BUN, freePort, ROOT, startEmbedded, startOnFreshDatabase, startEnv, stop } from "./lib.ts";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" }, connections: { type: "string", default: "64" }, rounds: { type: "string", default: "3" }, threads: { type: "string", default: "2" } } });
+const { values } = parseArgs({ options: { seconds: { type: "string", default: "10" }, connections: { type: "string", default: "64" }, rounds: { type: "string", default: "3" }, threads: { type: "string", default: "2" }, pglite: { type: "boolean", default: false } } });
 // wrk threads; on this 2-core machine 2 gave the steadier figures (1 leaves the ceiling even higher).
 const threads = Number(values.threads);
 const rounds = Number(values.rounds);
@@ -24,7 +26,8 @@ if (!Bun.which("wrk")) {
   process.exit(1);
 }
 
-const { db, admin, svc, base } = await startOnFreshDatabase({ API_KEY_RATE_WINDOW_SECONDS: "1" });
+const pglite = values.pglite === true;
+const { db, admin, svc, base } = pglite ? await startEmbedded({ API_KEY_RATE_WINDOW_SECONDS: "1" }) : await startOnFreshDatabase({ API_KEY_RATE_WINDOW_SECONDS: "1" });
 
 let ceiling: ReturnType<typeof Bun.spawn> | undefined;
 try {
@@ -76,7 +79,7 @@ try {
   const ratios = apiRounds.map((r, i) => ((r.rps / ceilRounds[i]!.rps) * 100).toFixed(1) + "%");
 
   const fmt = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 1 });
-  console.log(`GET /v1/mailboxes/{id}, mailbox key, ${connections} connections, ${rounds} alternating rounds of ${seconds}s, medians, PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`);
+  console.log(`GET /v1/mailboxes/{id}, mailbox key, ${connections} connections, ${rounds} alternating rounds of ${seconds}s, medians, ${pglite ? "PGlite (embedded)" : `PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`}`);
   console.log(`ceiling (bare Bun.serve, same body): ${fmt(ceil.rps)} req/s, p99 ${fmt(ceil.p99ms)} ms`);
   console.log(`service (auth + rate window + actor): ${fmt(api.rps)} req/s, p99 ${fmt(api.p99ms)} ms, non-2xx ${api.non2xx}`);
   console.log(`ratio of medians: ${((api.rps / ceil.rps) * 100).toFixed(1)}% of the ceiling (issue 14: >= 70% on one node); per round: ${ratios.join(", ")}`);

@@ -16,7 +16,7 @@
  */
 import { parseArgs } from "node:util";
 import nodemailer from "nodemailer";
-import { freePort, startOnFreshDatabase, startService, stop, tempDir } from "./lib.ts";
+import { freePort, startEmbedded, startOnFreshDatabase, stop } from "./lib.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string" }, settle: { type: "string", default: "1000" }, limit: { type: "string", default: "30000" }, pglite: { type: "boolean", default: false } } });
 const SETTLE = Number(values.settle);
@@ -25,13 +25,7 @@ const ONLY = values.only?.split(",").map((s) => s.trim().toLowerCase());
 
 const smtpPort = await freePort();
 /** --pglite: the embedded defaults (PGlite in a temporary data directory, jobs in process). */
-async function startEmbedded() {
-  const port = await freePort();
-  const admin = `bench-admin-${crypto.randomUUID()}`;
-  const env = { PORT: String(port), SMTP_PORT: String(smtpPort), HOST: "127.0.0.1", ADMIN_TOKEN: admin, DATABASE_URL: "", NATS_URL: "", DATA_DIR: tempDir("mailroom-bench-"), API_KEY_RATE_LIMIT: "10000000" };
-  return { db: { drop: async () => {} }, admin, svc: await startService(env), base: `http://127.0.0.1:${port}` };
-}
-const { db, admin, svc, base } = values.pglite ? await startEmbedded() : await startOnFreshDatabase({ SMTP_PORT: String(smtpPort) });
+const { db, admin, svc, base } = values.pglite ? await startEmbedded({ SMTP_PORT: String(smtpPort) }) : await startOnFreshDatabase({ SMTP_PORT: String(smtpPort) });
 
 // The pinger is a process of its own: Bun's fetch runs every request of a process, workers
 // included, on one HTTP client thread, so a ping from a worker here queued behind this
