@@ -24,7 +24,7 @@ const REQUEST_LIMIT_MS = Number(values.limit);
 const ONLY = values.only?.split(",").map((s) => s.trim().toLowerCase());
 
 const smtpPort = await freePort();
-/** --pglite: the embedded defaults (PGlite in a temporary data directory, jobs in process). */
+// --pglite: the embedded defaults (PGlite in a temporary data directory, jobs in process).
 const { db, admin, svc, base } = values.pglite ? await startEmbedded({ SMTP_PORT: String(smtpPort) }) : await startOnFreshDatabase({ SMTP_PORT: String(smtpPort) });
 
 // The pinger is a process of its own: Bun's fetch runs every request of a process, workers

@@ -266,12 +266,12 @@ function defaultParseWorkers(): number {
 }
 
 /**
- * SEARCH_VECTOR: `service`, `database`, or `auto` (the default): the service's pieces on the
- * embedded database, whose one thread runs every statement in WebAssembly; on PostgreSQL, the
- * pieces for long texts and PostgreSQL's own parser for short ones (`by-length`,
- * src/mail/text-vector-rules.ts PIECES_FROM_CHARS, where the measured crossover lies). `service`
- * is for a cluster whose shared database is the bottleneck: it moves the text part of every
- * vector onto the nodes, which scale out.
+ * SEARCH_VECTOR: `service`, `database`, `by-length`, or `auto` (the default): the service's
+ * pieces on the embedded database, whose one thread runs every statement in WebAssembly; on
+ * PostgreSQL, the pieces for long texts and PostgreSQL's own parser for short ones
+ * (`by-length`, src/mail/text-vector-rules.ts PIECES_FROM_CHARS, where the measured crossover
+ * lies). `service` is for a cluster whose shared database is the bottleneck: it moves the text
+ * part of every vector onto the nodes, which scale out.
  */
 function searchVectorOf(raw: string | undefined, problems: string[], onPostgres: boolean): TextVectorBy {
   const value = raw?.toLowerCase() ?? "auto";
