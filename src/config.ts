@@ -236,7 +236,7 @@ export function loadConfig(env: Env = process.env): Config {
     eventRetentionDays: int("EVENT_RETENTION_DAYS", 7, 7, 365),
     deliveryMaxAttempts: int("DELIVERY_MAX_ATTEMPTS", 5, 1, 100),
     jobPollMs: int("JOB_POLL_MS", 1000, 10, 60_000),
-    jobConcurrency: int("JOB_CONCURRENCY", 16, 1, 256),
+    jobConcurrency: int("JOB_CONCURRENCY", 32, 1, 256),
     jobMaxAttempts: int("JOB_MAX_ATTEMPTS", 10, 1, 1000),
     llm: undefined,
   };

@@ -8,6 +8,7 @@ import { getBlob, putBlob } from "./blobs.ts";
 import { storeContent, type ParsedResult } from "./content.ts";
 import { numbersRule, piecesFromChars, type TextVectorBy } from "./text-vector-rules.ts";
 import { LexiconFeed } from "./lexicon-feed.ts";
+import { ProcessedGather, type GatherSlot } from "./processed-gather.ts";
 import { snippetOf } from "./extract.ts";
 import type { MailParser } from "./parse/index.ts";
 import type { RecentRaw } from "./recent-raw.ts";
@@ -25,6 +26,8 @@ import { messageIdOf } from "../jobs/outbox.ts";
 export class InboundProcessor {
   /** Words the database made lexemes of, on their way to the parser threads (pieces: SEARCH_VECTOR). */
   private readonly lexicon: LexiconFeed;
+  /** Results of one mailbox handed to its actor together (./processed-gather.ts). */
+  private readonly gather: ProcessedGather;
 
   constructor(
     private readonly db: Db,
@@ -36,6 +39,7 @@ export class InboundProcessor {
     private readonly vectorBy: TextVectorBy = "service",
   ) {
     this.lexicon = new LexiconFeed(parser.threads);
+    this.gather = new ProcessedGather((mailboxId, update) => this.mailboxes.applyProcessed(mailboxId, update));
   }
 
   readonly handle = async (job: OutboxRow): Promise<JobResult> => {
@@ -48,6 +52,15 @@ export class InboundProcessor {
       if (row.transport === "agent-json") return this.processProtocol(job, row);
       message = row;
     }
+    const slot = this.gather.begin(message.mailboxId);
+    try {
+      return await this.processMail(job, messageId, message, slot);
+    } finally {
+      slot.release();
+    }
+  };
+
+  private async processMail(job: OutboxRow, messageId: string, message: Arrived, slot: GatherSlot): Promise<JobResult> {
     const raw = this.recent?.get(message.rawSha256) ?? (await getBlob(this.db, message.rawSha256));
     if (!raw) throw new JobFailed(`the raw message (sha256 ${message.rawSha256}) is missing`);
 
@@ -73,7 +86,7 @@ export class InboundProcessor {
     await disposition;
     const result: ProcessedMail = { ...parsed, assessment };
     try {
-      await this.mailboxes.applyProcessed(message.mailboxId, {
+      await slot.apply({
         messageId,
         jobId: job.id,
         tokenThreadId: typeof job.payload.token_thread_id === "string" ? job.payload.token_thread_id : null,
@@ -87,7 +100,7 @@ export class InboundProcessor {
     }
     // applyProcessed marked the job done in its transaction (a message processed twice is left as it was).
     return { recorded: true };
-  };
+  }
 
   /** The job ended failed: the message shows it (status `failed`, signal `processing_failed`). */
   readonly failed = async (job: OutboxRow, reason: string): Promise<void> => {
