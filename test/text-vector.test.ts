@@ -216,6 +216,26 @@ describe("the text vector in pieces", () => {
     }
   });
 
+  test("two words of one hash stay two words, each with its own positions, whatever their case", async () => {
+    // A birthday search for two made-up words the tokenizer files under one hash (FNV-1a of the lower-cased letters).
+    const fnv = (w: string) => [...w].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 0x01000193), 0x811c9dc5);
+    const seen = new Map<number, string>();
+    let pair: [string, string] | null = null;
+    for (let n = 0; !pair; n++) {
+      const word = Array.from({ length: 6 }, (_, i) => "abcdefghijklmnopqrstuvwxyz"[Math.floor(n / 26 ** i) % 26]).join("");
+      const other = seen.get(fnv(word));
+      if (other !== undefined) pair = [other, word];
+      else seen.set(fnv(word), word);
+    }
+    const [one, two] = pair;
+    const tokens = tokenizeText(`${one} ${two.toUpperCase()} ${one} ${two}`)!;
+    expect(tokens.words).toEqual([one, two]);
+    expect([...tokens.starts.subarray(tokens.first[0], tokens.first[1])]).toEqual([1, 3]);
+    expect([...tokens.starts.subarray(tokens.first[1], tokens.first[2])]).toEqual([2, 4]);
+    const { warm } = await sameBothWays(`${one} ${two} ${one}`);
+    expect(warm).toMatchObject({ same: true, fellBack: false });
+  });
+
   test("the marker word anywhere (a segment, a word, a word's lexeme) leaves the text to the trigger", async () => {
     const lexicon = new WordLexicon();
     for (const text of ["write to x@MailroomEnd.example now", "the Mailroomend is here", "two mailroomends"]) {

@@ -84,8 +84,9 @@ export function tokenizeText(full: string): TextTokens | null {
   const span: number[] = [];
   const segments: string[] = [];
   const after: number[] = [];
-  // Each occurrence's word number, in order; grouped by word at the end.
-  const occurrences: number[] = [];
+  // Each occurrence's word number, in order (at most one per two characters); grouped by word at the end.
+  const occurrences = new Int32Array((text.length + 1) >> 1);
+  let occurrenceCount = 0;
   let position = 0;
   // The segment being gathered: from the start of its first chunk to the end of its last.
   let segmentFrom = -1;
@@ -110,17 +111,17 @@ export function tokenizeText(full: string): TextTokens | null {
         after.push(position);
         segmentFrom = -1;
       }
-      for (let f = 0; f < count; f += 3) {
+      for (let f = 0; f < count; f += 4) {
         const from = found[f]!;
         const to = found[f + 1]!;
         const parts = found[f + 2]!;
-        let k = index.find(from, to);
+        let k = index.find(from, to, found[f + 3]!);
         if (k < 0) {
-          k = index.add(from, to);
+          k = index.added;
           words.push(text.slice(from, to).toLowerCase());
           span.push(parts > 1 ? parts + 1 : 1);
         }
-        occurrences.push(k);
+        occurrences[occurrenceCount++] = k;
         position += span[k]!;
       }
     } else {
@@ -137,12 +138,13 @@ export function tokenizeText(full: string): TextTokens | null {
   }
   // Group the starts by word: count, then place each occurrence's start in order.
   const first = new Int32Array(words.length + 1);
-  for (const k of occurrences) first[k + 1]!++;
+  for (let o = 0; o < occurrenceCount; o++) first[occurrences[o]! + 1]!++;
   for (let k = 0; k < words.length; k++) first[k + 1]! += first[k]!;
-  const starts = new Int32Array(occurrences.length);
+  const starts = new Int32Array(occurrenceCount);
   const next = first.slice(0, words.length);
   position = 0;
-  for (const k of occurrences) {
+  for (let o = 0; o < occurrenceCount; o++) {
+    const k = occurrences[o]!;
     starts[next[k]!++] = position + 1;
     position += span[k]!;
   }
@@ -164,59 +166,80 @@ function leftCodePoints(text: string, limit: number): string {
  * The distinct words of one text, found by where they occur: an open-addressing table of
  * word numbers, hashed and compared on the text itself, lower-cased (words are ASCII). A
  * word is cut out of the text only the first time it is seen: cutting and hashing a string
- * for every occurrence was most of what tokenizing cost.
+ * for every occurrence was most of what tokenizing cost. The hash is made as the word is
+ * split (splitChunk), and a word not found is filed in the slot where the search ended.
  */
 class WordIndex {
-  private slots = new Int32Array(1024).fill(-1);
-  private readonly froms: number[] = [];
-  private readonly lengths: number[] = [];
-  private readonly hashes: number[] = [];
+  private slots: Int32Array = new Int32Array(1024).fill(-1);
+  private froms: Int32Array = new Int32Array(256);
+  private lengths: Int32Array = new Int32Array(256);
+  private hashes: Int32Array = new Int32Array(256);
+  /** How many words are filed. */
+  private count = 0;
   constructor(private readonly text: string) {}
 
-  /** The number of the word at text[from, to), or -1. */
-  find(from: number, to: number): number {
-    const hash = this.hashOf(from, to);
+  /** The number find() gave the word it filed last. */
+  get added(): number {
+    return this.count - 1;
+  }
+
+  /** The number of the word at text[from, to) of hash `hash`, or -1 when it is new (it is filed then, as number `added`). */
+  find(from: number, to: number, hash: number): number {
+    const length = to - from;
     const mask = this.slots.length - 1;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const k = this.slots[slot]!;
-      if (k < 0) return -1;
-      if (this.hashes[k] === hash && this.lengths[k] === to - from && this.same(this.froms[k]!, from, to - from)) return k;
+    const { slots, hashes, lengths, froms, text } = this;
+    let slot = hash & mask;
+    for (; ; slot = (slot + 1) & mask) {
+      const k = slots[slot]!;
+      if (k < 0) break;
+      if (hashes[k] === hash && lengths[k] === length && sameLower(text, froms[k]!, from, length)) return k;
     }
-  }
-
-  /** Numbers the word at text[from, to), which find() did not know. */
-  add(from: number, to: number): number {
-    const k = this.froms.length;
-    this.froms.push(from);
-    this.lengths.push(to - from);
-    this.hashes.push(this.hashOf(from, to));
+    const k = this.count++;
+    if (k === this.froms.length) this.widen();
+    this.froms[k] = from;
+    this.lengths[k] = length;
+    this.hashes[k] = hash;
     if (2 * (k + 1) > this.slots.length) this.grow();
-    else this.place(k);
-    return k;
+    else this.slots[slot] = k;
+    return -1;
   }
 
-  private place(k: number): void {
-    const mask = this.slots.length - 1;
-    let slot = this.hashes[k]! & mask;
-    while (this.slots[slot]! >= 0) slot = (slot + 1) & mask;
-    this.slots[slot] = k;
+  private widen(): void {
+    this.froms = twice(this.froms);
+    this.lengths = twice(this.lengths);
+    this.hashes = twice(this.hashes);
   }
 
   private grow(): void {
-    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
-    for (let k = 0; k < this.froms.length; k++) this.place(k);
+    const slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const mask = slots.length - 1;
+    for (let k = 0; k < this.count; k++) {
+      let slot = this.hashes[k]! & mask;
+      while (slots[slot]! >= 0) slot = (slot + 1) & mask;
+      slots[slot] = k;
+    }
+    this.slots = slots;
   }
+}
 
-  private hashOf(from: number, to: number): number {
-    let h = 0x811c9dc5;
-    for (let i = from; i < to; i++) h = Math.imul(h ^ lowerAt(this.text, i), 0x01000193);
-    return h >>> 0;
-  }
+/** `a` in an array twice as long. */
+function twice(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
 
-  private same(a: number, b: number, length: number): boolean {
-    for (let i = 0; i < length; i++) if (lowerAt(this.text, a + i) !== lowerAt(this.text, b + i)) return false;
-    return true;
-  }
+/** The hash WordIndex files the word text[from, to) under (FNV-1a of its lower-cased char codes). */
+function hashOf(text: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ lowerAt(text, i), 0x01000193);
+  return h;
+}
+
+/** Whether text[a, a + length) and text[b, b + length) are the same, ignoring ASCII case. */
+function sameLower(text: string, a: number, b: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (lowerAt(text, a + i) !== lowerAt(text, b + i)) return false;
+  return true;
 }
 
 /** The char code at i, lower-cased if an ASCII capital. */
@@ -226,7 +249,8 @@ const lowerAt = (text: string, i: number): number => {
 };
 
 /**
- * Splits the chunk text[from, to) into words, written to `found` as from, to, parts each;
+ * Splits the chunk text[from, to) into words, written to `found` as from, to, parts and the
+ * word's hash (WordIndex) each;
  * answers how many numbers it wrote, or -1 when the chunk holds anything PostgreSQL's parser
  * might read otherwise.
  */
@@ -259,6 +283,7 @@ function splitChunk(text: string, from: number, to: number, found: Int32Array): 
       found[count++] = start;
       found[count++] = i;
       found[count++] = parts;
+      found[count++] = hashOf(text, start, i);
       continue;
     }
     if (cls === SEPARATOR) {
@@ -283,8 +308,8 @@ function splitChunk(text: string, from: number, to: number, found: Int32Array): 
   return count;
 }
 
-/** A chunk's words (at most one per two characters of MAX_CHUNK), three numbers each. */
-const FOUND = new Int32Array(3 * (MAX_CHUNK / 2 + 1));
+/** A chunk's words (at most one per two characters of MAX_CHUNK), four numbers each. */
+const FOUND = new Int32Array(4 * (MAX_CHUNK / 2 + 1));
 
 /** The lexemes PostgreSQL makes of a word alone, each with its positions within it (1-based; a hyphenated word makes several). */
 export type Lexemes = ReadonlyArray<readonly [lexeme: string, positions: readonly number[]]>;
