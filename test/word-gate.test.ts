@@ -179,6 +179,26 @@ describe("the word index of a text", () => {
     }
   });
 
+  test("indexes made one after another, long and short, each keep their own words", () => {
+    // The constructor works in arrays kept for the next index (up to a size); a longer text gets its own.
+    const random = seeded(5);
+    const vocabulary = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}x`);
+    const textOf = (chars: number) => {
+      let text = "";
+      while (text.length < chars) text += `${vocabulary[Math.floor(random() * vocabulary.length)]}${random() < 0.1 ? ".\n" : " "}`;
+      return text;
+    };
+    const texts = [textOf(300_000), textOf(40), textOf(60_000), textOf(200_000), textOf(5_000)];
+    const indexes = texts.map((t) => new TextWords(t));
+    texts.forEach((text, k) => {
+      const runs = reference(text);
+      for (const word of [...vocabulary.slice(0, 40), "zz", "w1"]) {
+        expect({ k, word, starts: sorted(indexes[k]!.startsOf({ words: [word], prefixes: [] })) }).toEqual({ k, word, starts: runs.get(word) ?? [] });
+      }
+      expect(indexes[k]!.has(vocabulary[7]!)).toBe(runs.has(vocabulary[7]!));
+    });
+  });
+
   test("tells apart two words filed under the same hash", () => {
     // Two different words with one hash, found by trying made-up words (a birthday search).
     const seen = new Map<number, string>();

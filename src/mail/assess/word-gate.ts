@@ -99,12 +99,7 @@ export class TextWords {
     // for every run missed the cache.
     let slots: Int32Array = new Int32Array(1024);
     let mask = 1023;
-    const hashes = new Int32Array(room);
-    const lengths = new Int32Array(room);
-    const first = new Int32Array(room);
-    const last = new Int32Array(room);
-    const at = new Int32Array(room);
-    const next = new Int32Array(room);
+    const { hashes, lengths, first, last, at, next } = scratchFor(room);
     let words = 0;
     let occurrence = 0;
     let from = -1;
@@ -153,12 +148,12 @@ export class TextWords {
     }
     this.slots = slots;
     this.mask = mask;
-    this.hashes = hashes;
-    this.lengths = lengths;
-    this.first = first;
-    this.last = last;
-    this.at = at;
-    this.next = next;
+    this.hashes = hashes.slice(0, words);
+    this.lengths = lengths.slice(0, words);
+    this.first = first.slice(0, words);
+    this.last = last.slice(0, words);
+    this.at = at.slice(0, occurrence);
+    this.next = next.slice(0, occurrence);
     this.words = words;
   }
 
@@ -278,6 +273,24 @@ export function wordHash(word: string): number | null {
     hash = Math.imul(hash ^ c, FNV_PRIME);
   }
   return hash;
+}
+
+/**
+ * The arrays an index is made in, kept for the next (indexes are made one at a time, and the
+ * constructor writes every entry it reads): room for every run of a text, allocated and zeroed
+ * for each index, was a tenth of the content rules' time. Each index keeps a copy of what it used.
+ */
+let scratch = arrays(0);
+/** What is kept at most: room for a text of 128 Ki characters (1.5 MiB); a longer one gets arrays of its own. */
+const SCRATCH_ROOM = 64 * 1024;
+function scratchFor(room: number): typeof scratch {
+  if (room > SCRATCH_ROOM) return arrays(room);
+  if (scratch.room < room) scratch = arrays(Math.max(room, 4096));
+  return scratch;
+}
+function arrays(room: number) {
+  const make = () => new Int32Array(room);
+  return { room, hashes: make(), lengths: make(), first: make(), last: make(), at: make(), next: make() };
 }
 
 /** A table of mask + 1 (a power of two) slots with words 0 to count - 1 filed by their hashes. */
