@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { decodeAttachmentBody } from "../src/mail/attachment-bytes.ts";
-import { decodeBody } from "../src/mail/parse/body-ranges.ts";
+import { cleanBase64, decodeBody } from "../src/mail/parse/body-ranges.ts";
 
 /**
  * Attachment downloads decode large quoted-printable and unclean base64 bodies in a worker
@@ -63,5 +63,37 @@ describe("attachment bodies decoded for download", () => {
     expect(new TextDecoder().decode(await decodeAttachmentBody(body, "quoted-printable"))).toBe("café naïve");
     const raw = bytes(200_000);
     expect(await decodeAttachmentBody(raw, "identity")).toBe(raw);
+  });
+
+  test("a base64 body is taken as clean, and decoded, exactly when the checks before the one-pass decoder said so", () => {
+    // The checks cleanBase64 made before Uint8Array.fromBase64 (whose bytes the ingest-storage
+    // tests hold equal to the parser's): only base64 characters and line breaks, padded at the end.
+    const before = (body: Uint8Array): Uint8Array | null => {
+      const text = Buffer.from(body).toString("latin1");
+      if (/[^A-Za-z0-9+/=\r\n]/.test(text)) return null;
+      const pad = text.indexOf("=");
+      if (pad >= 0 && /[A-Za-z0-9+/]/.test(text.slice(pad))) return null;
+      return new Uint8Array(Buffer.from(text, "base64"));
+    };
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const odd = ["=", "==", "\r\n", "\n", "\r", " ", "\t", "\f", "!", "-", "_", "\u00e9", "\u0000"];
+    let x = 3;
+    const random = () => ((x = (x * 1103515245 + 12345) >>> 0) >>> 8) / 2 ** 24;
+    const bodies: string[] = ["", "=", "==", "\r\n", "QQ", "QR", "QUI", "QUJ", "QUJD", "Q", "QUJDR", "QQ==", "QR==", "QUI=", "QQ===", "QQ==\r\n", "QQ=\r\n=", "QQ==QQ==", "QUJD\r\nRA==\r\n"];
+    for (let n = 0; n < 4000; n++) {
+      let body = "";
+      const length = Math.floor(random() * (n % 10 === 0 ? 400 : 24));
+      for (let i = 0; i < length; i++) body += random() < 0.9 ? alphabet[Math.floor(random() * 64)] : odd[Math.floor(random() * odd.length)];
+      // Most mail is clean, often padded at the end.
+      if (random() < 0.3) body += ["=", "==", "\r\n", "==\r\n"][Math.floor(random() * 4)];
+      bodies.push(body);
+    }
+    for (const text of bodies) {
+      const body = new Uint8Array(Buffer.from(text, "latin1"));
+      const now = cleanBase64(body);
+      const then = before(body);
+      expect({ text, clean: now !== null }).toEqual({ text, clean: then !== null });
+      if (now && then) expect({ text, bytes: Buffer.from(now).toString("hex") }).toEqual({ text, bytes: Buffer.from(then).toString("hex") });
+    }
   });
 });

