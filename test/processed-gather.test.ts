@@ -109,4 +109,19 @@ describe("ProcessedGather", () => {
     expect(await one).toBe("m1");
     await expect(two).rejects.toThrow("no m2");
   });
+
+  test("a send that throws fails its own result and no other", async () => {
+    const sent: string[] = [];
+    const gather = new ProcessedGather((_, u) => {
+      if (u.messageId === "m1") throw new Error("no m1");
+      sent.push(u.messageId);
+      return Promise.resolve(u.messageId);
+    }, 10_000);
+    const slots = [gather.begin("mb"), gather.begin("mb")];
+    const one = slots[0]!.apply(update("m1"));
+    const two = slots[1]!.apply(update("m2"));
+    await expect(one).rejects.toThrow("no m1");
+    expect(await two).toBe("m2");
+    expect(sent).toEqual(["m2"]);
+  });
 });

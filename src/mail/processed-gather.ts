@@ -90,7 +90,15 @@ export class ProcessedGather {
     box.timer = null;
     const held = box.held;
     box.held = [];
-    for (const h of held) this.send(mailboxId, h.update).then(h.resolve, h.reject);
+    for (const h of held) {
+      let sent: Promise<unknown>;
+      try {
+        sent = this.send(mailboxId, h.update);
+      } catch (err) {
+        sent = Promise.reject(err); // its job fails and is retried; the others still go
+      }
+      sent.then(h.resolve, h.reject);
+    }
     if (box.running === 0 && box.held.length === 0) this.mailboxes.delete(mailboxId);
   }
 }
