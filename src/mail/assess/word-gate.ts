@@ -78,11 +78,10 @@ export class TextWords {
   /** Open addressing: word id + 1 per slot, 0 when empty. */
   private readonly slots: Int32Array;
   private readonly mask: number;
-  /** Per distinct word: its hash, its length, and its first and last occurrence. */
+  /** Per distinct word: its hash, its length, and its first occurrence. */
   private readonly hashes: Int32Array;
   private readonly lengths: Int32Array;
   private readonly first: Int32Array;
-  private readonly last: Int32Array;
   /** Per occurrence, in text order: where it starts, and the next occurrence of the same word (-1: none). */
   private readonly at: Int32Array;
   private readonly next: Int32Array;
@@ -90,9 +89,10 @@ export class TextWords {
   private pairs: { keys: Int32Array; heads: Int32Array; next: Int32Array; mask: number } | null = null;
 
   constructor(private readonly text: string) {
-    // One pass, with room for the most runs a text of this length can have (a character and a
-    // separator each); and locals in the loop, which a JIT keeps in registers where fields it
-    // reloads. Counting the runs first, and filing each through a method, took twice as long.
+    // One pass, in arrays with room for the most runs a text of this length can have (a
+    // character and a separator each: scratchFor), and locals in the loop, which a JIT keeps in
+    // registers where fields it reloads. Counting the runs first, and filing each through a
+    // method, took twice as long. `last` (each word's latest occurrence) is needed only here.
     const n = text.length;
     const room = (n + 1) >> 1;
     // The table grows with the distinct words, far fewer than the runs in prose: a table sized
@@ -151,7 +151,6 @@ export class TextWords {
     this.hashes = hashes.slice(0, words);
     this.lengths = lengths.slice(0, words);
     this.first = first.slice(0, words);
-    this.last = last.slice(0, words);
     this.at = at.slice(0, occurrence);
     this.next = next.slice(0, occurrence);
     this.words = words;
