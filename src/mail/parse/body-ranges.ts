@@ -9,6 +9,8 @@
  * does not understand it answers null, and the message is handled the old way.
  */
 
+import { decodeQuotedPrintable } from "./quoted-printable.ts";
+
 export type TransferEncoding = "base64" | "quoted-printable" | "identity";
 
 export interface Leaf {
@@ -155,7 +157,7 @@ export function cleanBase64(body: Uint8Array): Uint8Array | null {
 export function decodeBody(body: Uint8Array, encoding: TransferEncoding): Uint8Array {
   const buf = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   if (encoding === "identity") return body;
-  if (encoding === "quoted-printable") return own(qpDecode(buf.toString("latin1")));
+  if (encoding === "quoted-printable") return own(decodeQuotedPrintable(body));
   // The native decoders skip line breaks; anything else is first stripped as libbase64 does.
   const clean = cleanBase64(body);
   if (clean !== null) return clean;
@@ -166,26 +168,6 @@ export function decodeBody(body: Uint8Array, encoding: TransferEncoding): Uint8A
     return own(Buffer.concat(text.split(/=+/).filter(Boolean).map((s) => Buffer.from(s, "base64"))));
   }
   return own(Buffer.from(text, "base64"));
-}
-
-const HEX = /^[\da-fA-F]{2}$/;
-
-/** Quoted-printable as libqp decodes it: trailing blanks and soft breaks dropped, `=XX` a byte, anything else as is. */
-function qpDecode(input: string): Buffer {
-  const str = input.replace(/[\t ]+$/gm, "").replace(/=(?:\r?\n|$)/g, "");
-  const out = Buffer.allocUnsafe(str.length);
-  let n = 0;
-  let from = 0;
-  for (let i = str.indexOf("="); i >= 0; i = str.indexOf("=", i + 1)) {
-    const hex = str.substr(i + 1, 2);
-    if (!HEX.test(hex)) continue;
-    n += out.write(str.slice(from, i), n, "latin1");
-    out[n++] = parseInt(hex, 16);
-    from = i + 3;
-    i += 2;
-  }
-  n += out.write(str.slice(from), n, "latin1");
-  return out.subarray(0, n);
 }
 
 const own = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);

@@ -1,0 +1,141 @@
+/**
+ * Quoted-printable decoding, byte for byte what the parser's own decoder gives (libqp 2.1.x,
+ * as mailsplit runs it on a part's bytes), in three loops over bytes instead of its two regular
+ * expressions over a string and a loop of `charAt`, `substr` and a regex test per character:
+ * a fifth of the parse of a message whose 20 KiB text is quoted-printable, as most mail
+ * clients send text (bench/parse-budget.ts).
+ *
+ * libqp reads the bytes as latin1 (one character per byte) and then:
+ * 1. drops each run of tabs and spaces that ends a line (`/[\t ]+$/gm`: followed by CR, LF or
+ *    the end of the input);
+ * 2. drops each soft line break, `=` followed by CRLF or LF, and an `=` that ends the input
+ *    (`/=(?:\r?\n|$)/g`, on what step 1 left: `= \r\n` is a soft break too);
+ * 3. turns each `=` followed by two hex digits (either case) into that byte, left to right, on
+ *    what step 2 left (so `=4=\r\n1` is `A`); every other byte stays as it is.
+ * Each step here is a loop over the output of the one before, in one buffer.
+ */
+import { createRequire } from "node:module";
+
+const TAB = 0x09;
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const EQUALS = 0x3d;
+
+/** The decoded bytes of a quoted-printable body (a new buffer; `input` is left alone). */
+export function decodeQuotedPrintable(input: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(input.byteLength);
+  const n = decodeHex(out, dropSoftBreaks(out, dropTrailingBlanks(input, out)));
+  return out.subarray(0, n);
+}
+
+/** Step 1: `input` into `out` without the blanks that end a line; the length written. */
+function dropTrailingBlanks(input: Uint8Array, out: Uint8Array): number {
+  const len = input.length;
+  let w = 0;
+  for (let i = 0; i < len; ) {
+    const c = input[i]!;
+    if (c !== SPACE && c !== TAB) {
+      out[w++] = c;
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < len && (input[end] === SPACE || input[end] === TAB)) end++;
+    // A run the line goes on after is kept whole.
+    if (end < len && input[end] !== LF && input[end] !== CR) for (let k = i; k < end; k++) out[w++] = input[k]!;
+    i = end;
+  }
+  return w;
+}
+
+/** Step 2, in place on `buf[0, len)`: the soft line breaks dropped; the length left. */
+function dropSoftBreaks(buf: Uint8Array, len: number): number {
+  let w = 0;
+  for (let i = 0; i < len; i++) {
+    const c = buf[i]!;
+    if (c === EQUALS) {
+      if (i + 1 === len) break;
+      const next = buf[i + 1];
+      if (next === LF) {
+        i += 1;
+        continue;
+      }
+      if (next === CR && i + 2 < len && buf[i + 2] === LF) {
+        i += 2;
+        continue;
+      }
+    }
+    buf[w++] = c;
+  }
+  return w;
+}
+
+/** Step 3, in place on `buf[0, len)`: each `=XX` made its byte; the length left. */
+function decodeHex(buf: Uint8Array, len: number): number {
+  let w = 0;
+  for (let i = 0; i < len; i++) {
+    const c = buf[i]!;
+    if (c === EQUALS && i + 2 < len) {
+      const hi = HEX_VALUE[buf[i + 1]!]!;
+      const lo = HEX_VALUE[buf[i + 2]!]!;
+      if ((hi | lo) >= 0) {
+        buf[w++] = (hi << 4) | lo;
+        i += 2;
+        continue;
+      }
+    }
+    buf[w++] = c;
+  }
+  return w;
+}
+
+/** Each byte's value as a hex digit, -1 for a byte that is not one. */
+const HEX_VALUE = new Int8Array(256).fill(-1);
+for (let d = 0; d < 10; d++) HEX_VALUE[0x30 + d] = d;
+for (let d = 0; d < 6; d++) HEX_VALUE[0x41 + d] = HEX_VALUE[0x61 + d] = 10 + d;
+
+/** libqp as the parser's splitter loads it: its Decoder stream and its own `decode`. */
+interface Libqp {
+  decode(input: Buffer): Buffer;
+  Decoder: { prototype: { _flush(this: QpDecoderState, done: () => void): void } };
+}
+interface QpDecoderState {
+  inputBytes: number;
+  outputBytes: number;
+  qpChunks: Buffer[];
+  push(chunk: Buffer): boolean;
+}
+
+/** The copy of libqp that mailparser's splitter (mailsplit) requires, whichever one it is. */
+export function parserLibqp(): Libqp {
+  const fromHere = createRequire(import.meta.url);
+  const fromMailparser = createRequire(fromHere.resolve("mailparser"));
+  const fromSplitter = createRequire(fromMailparser.resolve("@zone-eu/mailsplit"));
+  return fromSplitter("libqp") as Libqp;
+}
+
+let installed = false;
+
+/**
+ * Makes the parser's quoted-printable decoder use decodeQuotedPrintable: its stream gathers a
+ * part's bytes and decodes them at the end (`_flush`), which is the step replaced. Done once per
+ * thread, by the module that runs the parser (convert.ts). Returns whether it is in place: a
+ * libqp whose Decoder is not the shape this replaces is left as it is (test/quoted-printable
+ * fails then, so an upgrade that changes it is noticed).
+ */
+export function useFastQuotedPrintable(libqp: Libqp = parserLibqp()): boolean {
+  if (installed) return true;
+  const proto = libqp.Decoder?.prototype;
+  if (typeof proto?._flush !== "function" || !/qpChunks/.test(String(proto._flush))) return false;
+  proto._flush = function (this: QpDecoderState, done: () => void) {
+    if (this.inputBytes) {
+      const decoded = decodeQuotedPrintable(this.qpChunks.length === 1 ? this.qpChunks[0]! : Buffer.concat(this.qpChunks, this.inputBytes));
+      this.outputBytes += decoded.length;
+      this.push(decoded);
+    }
+    done();
+  };
+  installed = true;
+  return true;
+}
