@@ -27,16 +27,6 @@ describe.skipIf(!existsSync("/proc/thread-self"))("worker threads run nicer than
     }
   });
 
-  test("a pool on an answer's path (priority loop) keeps the event loop's priority", async () => {
-    setWorkerNice(7);
-    const pool = new WorkerPool<null, number>({ url, workers: 1, timeoutMs: 10_000, priority: "loop" });
-    try {
-      expect(await niceOf(pool)).toBe(getPriority());
-    } finally {
-      await pool.close();
-    }
-  });
-
   test("0 leaves workers at the loop's priority", async () => {
     setWorkerNice(0);
     const pool = new WorkerPool<null, number>({ url, workers: 1, timeoutMs: 10_000 });

@@ -22,9 +22,7 @@ export interface OffThreadBlobs extends NativeBlobs {
 const own = (b: Uint8Array) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b.slice());
 
 export function offThreadBlobs(databaseUrl: string, threads = 2): OffThreadBlobs {
-  // At the event loop's priority: an inbound message's 250 waits for its raw bytes' write, which
-  // costs little CPU but, niced, waited behind the parser whenever the cores were busy.
-  const pool = new WorkerPool<BlobCall, BlobAnswer>({ url: new URL("./blob-thread.ts", import.meta.url), workers: threads, timeoutMs: CALL_BUDGET_MS, priority: "loop" });
+  const pool = new WorkerPool<BlobCall, BlobAnswer>({ url: new URL("./blob-thread.ts", import.meta.url), workers: threads, timeoutMs: CALL_BUDGET_MS });
   const run = async (call: BlobCall, transfer: Uint8Array[]): Promise<BlobAnswer> => {
     const outcome = await pool.run(call, transfer.map((b) => b.buffer as ArrayBuffer));
     if (outcome.ok) return outcome.value;

@@ -27,12 +27,6 @@ export interface WorkerPoolOptions {
    * ordinary calls and still keep mail moving past a slow one.
    */
   spare?: { workers: number; afterMs: number };
-  /**
-   * Whether the threads take the lowered priority of worker threads (WORKER_NICE, default) or
-   * keep the event loop's (`"loop"`): for a thread on the path of an answer that waits for it
-   * and that costs little CPU, where waiting behind busy threads would cost the answer.
-   */
-  priority?: "worker" | "loop";
 }
 
 export type PoolOutcome<R> = { ok: true; value: R } | { ok: false; kind: "timeout" | "failed" | "closed"; message: string };
@@ -66,7 +60,6 @@ export class WorkerPool<Q, R> {
   readonly #workers: number;
   readonly #timeoutMs: number;
   readonly #spare: { workers: number; afterMs: number };
-  readonly #nice: boolean;
   /** Pumps the queue when its head will have waited `spare.afterMs`. */
   #spillTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #queue: Job<Q, R>[] = [];
@@ -85,7 +78,6 @@ export class WorkerPool<Q, R> {
       throw new RangeError("WorkerPool: spare needs a whole number of workers and a wait of 0 ms or more");
     }
     this.#spare = spare;
-    this.#nice = (opts.priority ?? "worker") === "worker";
   }
 
   /** Runs one call; `transfer` lists buffers of `input` to move rather than copy. */
@@ -172,7 +164,7 @@ export class WorkerPool<Q, R> {
     // Idle threads must not keep the process alive; a running call holds its timer.
     worker.unref();
     // Messages arrive in order, so the thread is niced before its first call.
-    const nice = this.#nice ? workerNice() : 0;
+    const nice = workerNice();
     if (nice > 0) worker.postMessage({ nice } satisfies WorkerPriority);
     let onClose!: () => void;
     const slot: Slot<Q, R> = { worker, ready: false, job: null, timer: null, closed: new Promise((r) => (onClose = r)) };
