@@ -2,8 +2,8 @@
  * Quoted-printable decoding, byte for byte what the parser's own decoder gives (libqp 2.1.x,
  * as mailsplit runs it on a part's bytes), in three loops over bytes instead of its two regular
  * expressions over a string and a loop of `charAt`, `substr` and a regex test per character:
- * a fifth of the parse of a message whose 20 KiB text is quoted-printable, as most mail
- * clients send text (bench/parse-budget.ts).
+ * about a tenth of the parse of a message whose 20 KiB text is quoted-printable, as most mail
+ * clients send text.
  *
  * libqp reads the bytes as latin1 (one character per byte) and then:
  * 1. drops each run of tabs and spaces that ends a line (`/[\t ]+$/gm`: followed by CR, LF or
