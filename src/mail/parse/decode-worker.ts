@@ -1,7 +1,8 @@
 /**
  * One thread of the attachment decoder (../attachment-bytes.ts): an encoded body in, its bytes
- * out. Quoted-printable and unclean base64 are decoded with regular expressions and string
- * passes that take tens of milliseconds per megabyte, too long for the event loop.
+ * out. Unclean base64 takes regular expressions and string passes (tens of milliseconds per
+ * megabyte) and quoted-printable a loop over bytes (a few per megabyte): from the sizes sent
+ * here, too long for the event loop.
  */
 import { serveWorker } from "../../workers/serve.ts";
 import { decodeBody, type TransferEncoding } from "./body-ranges.ts";
