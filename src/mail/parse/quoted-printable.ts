@@ -121,11 +121,18 @@ let installed = false;
  * Makes the parser's quoted-printable decoder use decodeQuotedPrintable: its stream gathers a
  * part's bytes and decodes them at the end (`_flush`), which is the step replaced. Done once per
  * thread, by the module that runs the parser (convert.ts). Returns whether it is in place: a
- * libqp whose Decoder is not the shape this replaces is left as it is (test/quoted-printable
- * fails then, so an upgrade that changes it is noticed).
+ * libqp that cannot be found, or whose Decoder is not the shape this replaces, is left as it is
+ * (test/quoted-printable fails then, so an upgrade that changes it is noticed; the service
+ * still starts, with the slower decoder).
  */
-export function useFastQuotedPrintable(libqp: Libqp = parserLibqp()): boolean {
+export function useFastQuotedPrintable(given?: Libqp): boolean {
   if (installed) return true;
+  let libqp = given;
+  try {
+    libqp ??= parserLibqp();
+  } catch {
+    return false; // a parser that no longer loads libqp through mailsplit: its own decoder stays
+  }
   const proto = libqp.Decoder?.prototype;
   if (typeof proto?._flush !== "function" || !/qpChunks/.test(String(proto._flush))) return false;
   proto._flush = function (this: QpDecoderState, done: () => void) {
