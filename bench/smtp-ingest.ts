@@ -18,7 +18,9 @@
  * over 2 s), and the CPU time per accepted message of the service process (all its threads;
  * split into the main thread, the Workers, the JIT, the collector and the rest)
  * and of the PostgreSQL backends serving its database (not the shared WAL writer and
- * checkpointer), and of the bare server per message.
+ * checkpointer), and of the bare server per message. Also this bench's own CPU per message
+ * while it drives the service (its SMTP clients and its event-stream watchers): it runs on
+ * the same cores, so what it spends the service and the database cannot.
  *
  * --messages N ends each run after N messages instead of at `seconds` (CPU per message then
  * compares like with like on a busy machine, where a timed run sends few).
@@ -326,12 +328,14 @@ async function measure(t: Target, body: (n: number) => string, prefix: string, s
   const svcCpu0 = cpuMsOf(t.svc.proc.pid);
   const threads0 = threadCpuMs(t.svc.proc.pid);
   const pgCpu0 = pgCpuMs(t.dbName);
+  const client0 = process.cpuUsage();
   const service = await drive(t.smtpPort, t.rcpts, body);
   // Every accepted message must get processed; wait for the backlog (bounded).
   const deadline = performance.now() + 120_000;
   const ids = service.sent.filter((s) => s.id !== null) as { id: string; at: number }[];
   while (performance.now() < deadline && ids.some((s) => !t.processed.has(s.id))) await Bun.sleep(100);
   const svcCpu = cpuMsOf(t.svc.proc.pid) - svcCpu0;
+  const client = process.cpuUsage(client0);
   const pgCpu = pgCpuMs(t.dbName) - pgCpu0;
   const threads1 = threadCpuMs(t.svc.proc.pid);
   const byThread = Object.keys(threads1)
@@ -344,7 +348,8 @@ async function measure(t: Target, body: (n: number) => string, prefix: string, s
     prefix +
       `service ${fmt(service.perSecond)} msg/s (p50 ${fmt(service.p50)} ms, p99 ${fmt(service.p99)} ms, max ${fmt(service.max)} ms)${share(service.perSecond)}` +
       ` | processed ${lags.length}/${service.count}, unprocessed ${ids.length - lags.length}, 250→processed p50 ${fmt(pct(lags, 0.5))} ms, p99 ${fmt(pct(lags, 0.99))} ms, max ${fmt(lags.at(-1) ?? NaN)} ms, over 2 s: ${overTwoSeconds}` +
-      ` | CPU per message: service ${fmt(svcCpu / service.count)} ms (${byThread})${t.db ? ` + PostgreSQL backends ${fmt(pgCpu / service.count)} ms` : " (database included)"}`,
+      ` | CPU per message: service ${fmt(svcCpu / service.count)} ms (${byThread})${t.db ? ` + PostgreSQL backends ${fmt(pgCpu / service.count)} ms` : " (database included)"}` +
+      `; this bench's own client (SMTP and event streams, on the same cores) ${fmt((client.user + client.system) / 1000 / service.count)} ms`,
   );
   return { perSecond: service.perSecond, p99: service.p99, overTwoSeconds, cpuMs: svcCpu / service.count, pgCpuMs: pgCpu / service.count };
 }
