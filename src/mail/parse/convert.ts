@@ -7,7 +7,7 @@ import { repair } from "./repair.ts";
 import { cleanBase64, decodeBody, splitLeaves, type Leaf } from "./body-ranges.ts";
 import { useFastQuotedPrintable } from "./quoted-printable.ts";
 
-// The parser decodes quoted-printable parts with ours: the same bytes, a fifth of its time.
+// The parser decodes quoted-printable parts with ours: the same bytes in about a quarter of libqp's time.
 useFastQuotedPrintable();
 
 const OPTIONS = {
