@@ -67,7 +67,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
   const log = opts.log ?? createLogger(config.logLevel, config.nodeId);
   const metrics = new ServiceMetrics();
   setWorkerNice(config.workerNice);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.pgliteInMemory });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.pgliteInMemory, poolSize: config.databasePoolSize });
   const cleanups: (() => Promise<unknown> | unknown)[] = [() => database.close()];
   const runCleanups = async () => {
     for (const fn of cleanups.reverse()) {

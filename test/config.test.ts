@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { ConfigError, loadConfig } from "../src/config.ts";
 
@@ -171,6 +172,13 @@ describe("refused values", () => {
     expect(loadConfig({}).webhookMaxEndpointsPerMailbox).toBe(20);
     expect(loadConfig({ WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX: "3" }).webhookMaxEndpointsPerMailbox).toBe(3);
     for (const raw of ["0", "-1", "x", "1001"]) expect(configError({ WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX: raw }).message).toContain("WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX");
+  });
+
+  test("DATABASE_POOL_SIZE: twice the CPUs, from 4 to 20, by default; read as given; 0, over 200 or a non-number refused", () => {
+    expect(loadConfig({}).databasePoolSize).toBe(Math.max(4, Math.min(20, 2 * availableParallelism())));
+    expect(loadConfig({ DATABASE_POOL_SIZE: "1" }).databasePoolSize).toBe(1);
+    expect(loadConfig({ DATABASE_POOL_SIZE: "50" }).databasePoolSize).toBe(50);
+    for (const raw of ["0", "-2", "4.5", "many", "201"]) expect(configError({ DATABASE_POOL_SIZE: raw }).message).toContain(`DATABASE_POOL_SIZE must be an integer from 1 to 200, got "${raw}"`);
   });
 
   test("SEARCH_VECTOR: auto by default (the service's pieces on the embedded database; on PostgreSQL pieces for long texts, its parser for short ones), read as given, anything else refused", () => {
