@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
-import { freshDatabase, seedAccount, startTestService, usingPostgres, type TestService } from "./harness.ts";
+import { freshDatabase, seedAccount, startTestService, usingPostgres, waitFor, type TestService } from "./harness.ts";
 import { rfc822, smtpSend } from "./mail-support.ts";
 
 /** The most connections the service had open to `database` while `burst` ran (sampled every few ms). */
@@ -34,7 +34,7 @@ async function peakConnections(database: string, burst: () => Promise<void>): Pr
 async function burst(t: TestService, mailboxes: { id: string; email_address: string }[]): Promise<void> {
   const sends = Array.from({ length: 24 }, (_, i) => {
     const to = mailboxes[i % mailboxes.length]!.email_address;
-    const raw = rfc822({ From: "sender@example.org", To: to, Subject: `pool ${i}`, "Message-ID": `<pool-${i}-${Date.now()}@example.org>` }, `Message ${i} of the burst.\r\n`);
+    const raw = rfc822({ From: "sender@example.org", To: to, Subject: `pool ${i}`, "Message-ID": `<pool-${i}-${crypto.randomUUID()}@example.org>` }, `Message ${i} of the burst.\r\n`);
     return smtpSend(t.service.smtpPort, { from: "sender@example.org", to: [to] }, raw);
   });
   const reads = Array.from({ length: 16 }, (_, i) => t.api("GET", `/v1/mailboxes/${mailboxes[i % mailboxes.length]!.id}/messages`));
@@ -43,15 +43,10 @@ async function burst(t: TestService, mailboxes: { id: string; email_address: str
   for (const res of read) expect(res.status).toBe(200);
   // Every message is processed too: processing's statements queued behind the pool as well.
   for (const box of mailboxes) {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
+    await waitFor(async () => {
       const res = await t.api("GET", `/v1/mailboxes/${box.id}/messages?status=processed&limit=100`);
-      expect(res.status).toBe(200);
-      const processed = res.body.total as number;
-      if (processed === 12) break;
-      if (Date.now() > deadline) throw new Error(`${processed} of 12 messages processed in mailbox ${box.id}`);
-      await Bun.sleep(50);
-    }
+      return res.status === 200 && res.body.total === 12 ? true : undefined;
+    }, `12 processed messages in mailbox ${box.id}`, 30_000);
   }
 }
 
