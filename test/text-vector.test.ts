@@ -216,6 +216,21 @@ describe("the text vector in pieces", () => {
     }
   });
 
+  test("literals that spell weight C on every position (a node not yet updated) join into the same vector", async () => {
+    const lexicon = new WordLexicon();
+    const text = "Write to bob@example.com about the meeting, see https://example.com/x?y=1 and the notes, then the rest.";
+    await sameBothWays(text, lexicon);
+    const pieces = piecesOf(text, lexicon);
+    const parsed = JSON.parse(pieces.json!) as { p: string[] };
+    expect(parsed.p.length).toBeGreaterThan(1);
+    // The literals of this version spell no weight (the function sets C on the whole).
+    expect(parsed.p.join(" ")).not.toMatch(/\d[A-D]\b/);
+    const weighted = { ...parsed, p: parsed.p.map((literal) => literal.replace(/(:|,)(\d+)(?=[ ,]|$)/g, "$1$2C")) };
+    expect(weighted.p.join(" ")).toMatch(/\dC\b/);
+    expect(await joinedSameAsPostgres(text, { json: JSON.stringify(weighted), missing: [] })).toMatchObject({ same: true, fellBack: false });
+    expect(await joinedSameAsPostgres(text, pieces)).toMatchObject({ same: true, fellBack: false });
+  });
+
   test("two words of one hash stay two words, each with its own positions, whatever their case", async () => {
     // A birthday search for two made-up words the tokenizer files under one hash (FNV-1a of the lower-cased letters).
     const fnv = (w: string) => [...w].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 0x01000193), 0x811c9dc5);

@@ -1,6 +1,6 @@
 /**
  * The text part of a message's full-text vector in pieces that PostgreSQL joins in the very
- * statement that stores the message (migration 0020, `mailroom_text_vector`), so that making it
+ * statement that stores the message (migrations 0020 and 0021, `mailroom_text_vector`), so that making it
  * costs no statement of its own and no round trip.
  *
  * The text is split as PostgreSQL's parser would split it (tokenizeText, in the parser's
@@ -12,7 +12,8 @@
  * of its left side. So each piece must end on the position it took last: a part (and a
  * segment, in the function) carries the marker lexeme `mailroomend` at its last position,
  * however many stop words, which leave no lexeme, close it. The function deletes the marker
- * once the pieces are joined. Words this thread does not know yet go to the function with
+ * once the pieces are joined, and gives the whole weight C (the literals spell no weight: on
+ * every position it was a seventh of what the database parsed). Words this thread does not know yet go to the function with
  * their positions, which makes their lexemes there (`to_tsvector` of the word alone: a word's
  * lexemes do not depend on its neighbours); the statement also answers them, so that the
  * lexicon learns them (see LexiconFeed).
@@ -187,17 +188,17 @@ export function textVectorPieces(tokens: TextTokens, lexicon: Lexicon, numbersPl
 /** A lexeme's positions in a part, in the order found, and whether that order ascends. */
 type Positions = { list: number[]; sorted: boolean };
 
-/** A part's lexemes with weight C, and the marker at `end`, its last position (none for a part that took none). */
+/** A part's lexemes (no weight: the function sets C on the whole), and the marker at `end`, its last position (none for a part that took none). */
 function partLiteral(lexemes: Map<string, Positions>, end: number): string {
   let out = "";
   for (const [lexeme, { list, sorted }] of lexemes) {
     if (!sorted) list.sort((a, b) => a - b);
     let last = list[0]!;
-    let spelled = positionC(last);
+    let spelled = positionText(last);
     for (let i = 1; i < list.length; i++) {
       const p = list[i]!;
       if (p === last) continue;
-      spelled += "," + positionC(p);
+      spelled += "," + positionText(p);
       last = p;
     }
     const name = QUOTED_ANY.test(lexeme) ? lexeme.replace(QUOTED, (c) => (c === "'" ? "''" : "\\\\")) : lexeme;
@@ -207,9 +208,9 @@ function partLiteral(lexemes: Map<string, Positions>, end: number): string {
   return out;
 }
 
-/** "<n>C", made once per position: a vector spells thousands of them. */
-const POSITIONS_C: string[] = [];
-const positionC = (p: number): string => (POSITIONS_C[p] ??= `${p}C`);
+/** A position as text, made once per position: a vector spells thousands of them. */
+const POSITIONS: string[] = [];
+const positionText = (p: number): string => (POSITIONS[p] ??= String(p));
 const QUOTED_ANY = /['\\]/;
 const QUOTED = /['\\]/g;
 /** A word of digits only (tokenizeText's words are letters only, digits only, or hyphenated letters). */
