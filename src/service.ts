@@ -179,7 +179,10 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const parser = new MailParser({ workers: config.parseWorkers, timeoutMs: config.parseTimeoutMs, maxBytes: config.smtpMaxMessageBytes + 1024 * 1024 });
     cleanups.push(() => parser.close());
     const recentRaw = new RecentRaw();
-    const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke(), recentRaw, blobWriter ? { write: blobWriter.write, parallel: 2 } : {});
+    // On PostgreSQL a large raw message is written apart, as binary, on the blob threads; on the
+    // embedded database every statement takes its one connection in turn, so every raw message
+    // goes with its arrival (src/mail/ingest.ts INLINE_RAW_MAX).
+    const ingest = new Ingest(database.db, mailboxesClient, () => runner?.poke(), recentRaw, blobWriter ? { write: blobWriter.write, parallel: 2 } : { inlineRawMax: Infinity });
     const assessor = new Assessor({
       mailDomain: config.mailDomain,
       dnsTimeoutMs: config.dnsTimeoutMs,

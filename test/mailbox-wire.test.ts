@@ -146,6 +146,17 @@ describe("wire format of the mailbox commands", () => {
     });
   }
 
+  test("an arrival that carries its raw bytes (a small message) gets them to the owning node byte for byte", () => {
+    const raw = new Uint8Array([0, 13, 10, 46, 255, ...new TextEncoder().encode("Subject: hi\r\n\r\nbody\r\n")]);
+    for (const bytes of [raw, Buffer.from(raw)]) {
+      const decoded = decodeCommand(overTheWire(encodeCommand("receive", [{ ...arrival, raw: bytes }])));
+      const [carried] = decoded.args as [MailboxArgs<"receive">[0]];
+      expect(carried.raw).toBeInstanceOf(Uint8Array);
+      expect(Buffer.compare(Buffer.from(carried.raw!), Buffer.from(raw))).toBe(0);
+      expect({ ...carried, raw: undefined }).toStrictEqual({ ...arrival, raw: undefined });
+    }
+  });
+
   test("a message as the placement is handed it encodes the same as its parts", () => {
     const msg: MailboxMessage = { name: "setMessageState", args: ["m1", "reviewed"] };
     expect(encodeMessage(msg)).toEqual(encodeCommand("setMessageState", ["m1", "reviewed"]));

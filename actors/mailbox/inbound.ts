@@ -4,6 +4,7 @@ import { newId } from "../../src/domain/ids.ts";
 import { touchSenderProfiles, type SenderSighting } from "../../src/domain/sender-profiles.ts";
 import { AppError, notFound } from "../../src/errors.ts";
 import { eventRow, insertOutbox, jobRow } from "../../src/jobs/outbox.ts";
+import { putBlobs } from "../../src/mail/blobs.ts";
 import { type Columns, contentColumns } from "../../src/mail/content.ts";
 import { MESSAGE_EVENT_PAYLOAD_SQL, messageEventPayload } from "../../src/mail/events.ts";
 import { normalizeSubject, participantsKey, placeArrivals, placeInThread, type ThreadHints } from "../../src/mail/threading.ts";
@@ -16,11 +17,11 @@ import { lockOwnMessages, type LockedMessage } from "./message-rows.ts";
 import type { Arrival, ProcessedUpdate, WriteContext } from "./types.ts";
 
 /**
- * Stores arrived messages (their raw bytes are already in `blobs`) with status `received`,
- * each in its thread, decided from the head read at arrival (README "Threads"), and in the
- * same transaction their `message.received` events and the jobs that will parse them.
- * Arrivals queued together are committed together (group commit); when this returns, none
- * of them can be lost.
+ * Stores arrived messages with status `received`, each in its thread, decided from the head
+ * read at arrival (README "Threads"), and in the same transaction their `message.received`
+ * events and the jobs that will parse them, and the raw bytes of those that carry them (small
+ * messages; the others' are in `blobs` already). Arrivals queued together are committed
+ * together (group commit); when this returns, none of them can be lost.
  */
 export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): Promise<BatchOutcome<{ id: string }>[]> {
   if (state.mailbox.status === "disabled") {
@@ -49,10 +50,13 @@ export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): P
     replyTokenId: cmd.replyToken?.id ?? null,
     createdAt: at,
   })) satisfies Omit<ArrivalRow, "threadId">[];
+  const raws = cmds.flatMap((cmd) => (cmd.raw ? [{ sha256: cmd.rawSha256, bytes: cmd.raw }] : []));
   await deps.db.transaction(async (tx) => {
+    // Sent with the threads' look-up that follows, in the same flight: the rows that name them come after.
+    const stored = raws.length > 0 ? putBlobs(tx, raws) : undefined;
     // In order, so that a reply sees the thread its predecessor in the same batch was given;
     // in a fixed number of statements for the whole batch.
-    const { written: inserted } = await placeArrivals(
+    const placing = placeArrivals(
       tx,
       state.mailbox.id,
       cmds.map((cmd, i) => ({ subject: cmd.head.subject, hints: arrivalHints(cmd, state.mailbox.emailAddress, at), messageIdHeader: rows[i]!.messageIdHeader })),
@@ -64,6 +68,8 @@ export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): P
           rows.map((row, i) => ({ ...row, threadId: threadIds[i]! })),
         ),
     );
+    // Both awaited together: a failure of either is the one the transaction reports.
+    const [, { written: inserted }] = await Promise.all([stored, placing]);
     await insertOutbox(tx, [
       ...inserted.map((row) => eventRow("message.received", state.mailbox.id, messageEventPayload(row))),
       // The job carries what processing reads of the row (src/mail/process.ts arrivalOf), so it need not read the row back.

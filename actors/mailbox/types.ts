@@ -29,6 +29,8 @@ export interface Arrival {
   replyToken: { id: string; threadId: string } | null;
   /** The head as read cheaply at arrival: shown until processing, and what the thread is decided by. */
   head: ArrivalHead;
+  /** The raw bytes, when the arrival stores them itself (a small message: src/mail/ingest.ts INLINE_RAW_MAX); else they are stored already. */
+  raw?: Uint8Array;
 }
 
 /** The parse and assessment of a received message, for the actor to apply. */
