@@ -52,7 +52,7 @@ export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): P
   })) satisfies Omit<ArrivalRow, "threadId">[];
   const raws = cmds.flatMap((cmd) => (cmd.raw ? [{ sha256: cmd.rawSha256, bytes: cmd.raw }] : []));
   await deps.db.transaction(async (tx) => {
-    // Sent with the threads' look-up that follows, in the same flight: the rows that name them come after.
+    // Sent ahead of the threads' look-up that follows, in the same flight.
     const stored = raws.length > 0 ? putBlobs(tx, raws) : undefined;
     // In order, so that a reply sees the thread its predecessor in the same batch was given;
     // in a fixed number of statements for the whole batch.
@@ -61,12 +61,15 @@ export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): P
       state.mailbox.id,
       cmds.map((cmd, i) => ({ subject: cmd.head.subject, hints: arrivalHints(cmd, state.mailbox.emailAddress, at), messageIdHeader: rows[i]!.messageIdHeader })),
       newId,
-      // The messages go in with the update of their threads: one round trip for both.
-      (threadIds) =>
-        INSERT_ARRIVALS.run(
+      // The messages go in with the update of their threads: one round trip for both. They
+      // name their raw bytes, so they wait for those (written by now: they went first).
+      async (threadIds) => {
+        await stored;
+        return INSERT_ARRIVALS.run(
           tx,
           rows.map((row, i) => ({ ...row, threadId: threadIds[i]! })),
-        ),
+        );
+      },
     );
     // Both awaited together: a failure of either is the one the transaction reports.
     const [, { written: inserted }] = await Promise.all([stored, placing]);
