@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { MAX_HTML_INPUT, MAX_TEXT_INPUT, extractText, snippetOf } from "../src/mail/extract.ts";
+import { MAX_HTML_INPUT, MAX_TEXT_INPUT, extractText, snippetOf, splitReply } from "../src/mail/extract.ts";
 
 const text = (t: string) => extractText({ text: t, html: null });
 const html = (h: string) => extractText({ text: null, html: h });
@@ -230,5 +230,24 @@ describe("snippetOf", () => {
     expect(snippetOf("short")).toBe("short");
     expect(snippetOf("")).toBe("");
     expect(snippetOf("abc", 0)).toBe("");
+  });
+});
+
+describe("splitReply: the last split is kept for the same body", () => {
+  const reply = "Sounds good.\n\nOn Mon, Jan 5, 2026 at 9:00 AM Ann <ann@example.com> wrote:\n> Shall we meet?\n";
+  const other = "Tuesday works.\n\n-- \nBob\n";
+  test("the same text split again (the triage after the worker) gives the same split", () => {
+    const first = splitReply({ text: reply, html: "<p>ignored while there is text</p>" });
+    expect(first.text).toBe("Sounds good.");
+    expect(splitReply({ text: reply, html: null })).toEqual(first);
+  });
+
+  test("another text, or HTML in place of a blank text, is split afresh", () => {
+    splitReply({ text: reply, html: null });
+    expect(splitReply({ text: other, html: null })).toEqual({ text: "Tuesday works.", quoted: "--\nBob" });
+    expect(splitReply({ text: " ", html: "<p>From the HTML</p>" }).text).toBe("From the HTML");
+    expect(splitReply({ text: null, html: "<p>From the HTML</p>" }).text).toBe("From the HTML");
+    expect(splitReply({ text: "  ", html: null }).text).toBe("");
+    expect(splitReply({ text: reply, html: null }).text).toBe("Sounds good.");
   });
 });

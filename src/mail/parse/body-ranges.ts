@@ -20,6 +20,14 @@ export interface Leaf {
   /** type/subtype, lowercase ("" when the part has no Content-Type). */
   type: string;
   encoding: TransferEncoding;
+  /**
+   * Whether the parser reads this leaf as an inline text or HTML body in UTF-8, and nothing
+   * else: its decoded bytes as UTF-8, line breaks made LF, are the text it reports (see
+   * inlineTextOf). Set only where the head leaves no doubt: one Content-Type of `text/plain` or
+   * `text/html` with at most a charset of UTF-8 or US-ASCII (no format=flowed, no name), one
+   * plain Content-Transfer-Encoding, and no Content-Disposition.
+   */
+  inlineText: boolean;
 }
 
 const MAX_DEPTH = 50;
@@ -49,17 +57,37 @@ function walk(buf: Buffer, start: number, end: number, depth: number, leaves: Le
   }
   const cte = (head.fields.get("content-transfer-encoding") ?? "").trim().toLowerCase();
   const encoding: TransferEncoding = cte === "base64" ? "base64" : cte === "quoted-printable" ? "quoted-printable" : "identity";
-  leaves.push({ bodyStart: head.bodyStart, bodyEnd: end, type, encoding });
+  const inlineText =
+    INLINE_TEXT_TYPE.test(ctype) &&
+    PLAIN_ENCODINGS.has(cte) &&
+    !head.fields.has("content-disposition") &&
+    !head.repeated.has("content-type") &&
+    !head.repeated.has("content-transfer-encoding");
+  leaves.push({ bodyStart: head.bodyStart, bodyEnd: end, type, encoding, inlineText });
   return true;
 }
 
-/** The first value of each field of a part's head (unfolded), and where its body starts. */
-function readPartHead(buf: Buffer, start: number, end: number): { fields: Map<string, string>; bodyStart: number } | null {
+const INLINE_TEXT_TYPE = /^\s*text\/(?:plain|html)\s*(?:;\s*charset\s*=\s*(?:utf-8|us-ascii|"utf-8"|"us-ascii")\s*)?;?\s*$/i;
+const PLAIN_ENCODINGS = new Set(["", "7bit", "8bit", "binary", "quoted-printable", "base64"]);
+
+/**
+ * The text the parser reports for an `inlineText` leaf's body: its bytes decoded as the parser
+ * decodes them (decodeBody), read as UTF-8 (a byte that is not, U+FFFD), each CRLF or LF one LF.
+ */
+export function inlineTextOf(body: Uint8Array, encoding: TransferEncoding): string {
+  const bytes = decodeBody(body, encoding);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8").replace(/\r?\n/g, "\n");
+}
+
+/** The first value of each field of a part's head (unfolded), the fields it repeats, and where its body starts. */
+function readPartHead(buf: Buffer, start: number, end: number): { fields: Map<string, string>; repeated: Set<string>; bodyStart: number } | null {
   const fields = new Map<string, string>();
+  const repeated = new Set<string>();
   let at = start;
   let current: [string, string] | null = null;
   const flush = () => {
     if (current && !fields.has(current[0])) fields.set(current[0], current[1]);
+    else if (current) repeated.add(current[0]);
     current = null;
   };
   while (at < end) {
@@ -70,7 +98,7 @@ function readPartHead(buf: Buffer, start: number, end: number): { fields: Map<st
     const next = Math.min(nl + 1, end);
     if (lineEnd === at) {
       flush();
-      return { fields, bodyStart: next };
+      return { fields, repeated, bodyStart: next };
     }
     const line = buf.toString("latin1", at, lineEnd);
     if ((line[0] === " " || line[0] === "\t") && current) {
@@ -86,7 +114,7 @@ function readPartHead(buf: Buffer, start: number, end: number): { fields: Map<st
   }
   // A head with no body at all.
   flush();
-  return { fields, bodyStart: end };
+  return { fields, repeated, bodyStart: end };
 }
 
 function param(value: string, name: string): string | null {

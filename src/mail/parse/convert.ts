@@ -4,7 +4,7 @@ import type { HeaderField, MailAddress, ParsedAttachment, ParsedMail } from "../
 import { clean, decodeFieldValue, scanHead } from "./head.ts";
 import { MAX_HEAD_BYTES, MAX_PARTS, WORKER_HEAD_LIMITS } from "./limits.ts";
 import { repair } from "./repair.ts";
-import { cleanBase64, decodeBody, splitLeaves, type Leaf } from "./body-ranges.ts";
+import { cleanBase64, decodeBody, inlineTextOf, splitLeaves, type Leaf } from "./body-ranges.ts";
 import { useFastQuotedPrintable } from "./quoted-printable.ts";
 
 // The parser decodes quoted-printable parts with ours: the same bytes in about a quarter of libqp's time.
@@ -26,22 +26,33 @@ const OPTIONS = {
 /**
  * Parses in the calling thread, with no budget: the worker pool (index.ts) wraps this. Each
  * attachment whose encoded body is found in `raw` carries its range (ParsedAttachment.raw).
- * Large base64 attachments are cut out of what mailparser reads (see cutAttachments): they
- * are decoded natively here, and mailparser, which decodes in JavaScript, parses the rest.
+ * Large bodies are cut out of what mailparser reads (see cutBodies): base64 attachments and
+ * UTF-8 text and HTML bodies are decoded natively here, and mailparser, which decodes in
+ * JavaScript and line by line, parses the rest. `cut: false` parses the whole message with
+ * mailparser (the tests compare the two).
  */
-export async function parseInline(raw: Uint8Array): Promise<ParsedMail> {
+export async function parseInline(raw: Uint8Array, { cut = true }: { cut?: boolean } = {}): Promise<ParsedMail> {
   const head = scanHead(raw, WORKER_HEAD_LIMITS);
   const input = repair(raw, head);
   const leaves = splitLeaves(raw);
   // Only an unrepaired message: the cut input must be the raw bytes with bodies left out.
-  const plan = input === raw && leaves ? cutAttachments(raw, leaves) : null;
-  let mail = plan ? restoreCut(await mailparse(plan.input), plan) : null;
+  let mail = cut && input === raw && leaves ? await parseCut(raw, leaves) : null;
   mail ??= await mailparse(input);
   if (leaves) locateAttachments(raw, leaves, mail.attachments);
   // The headers as the sender wrote them, not as repair() may have rewritten them.
   mail.headers = head.fields;
   mail.subject = subjectOf(head.fields);
   return mail;
+}
+
+/**
+ * mailparser's parse of the message with its large bodies cut out (cutBodies) and put back; null
+ * when there is nothing worth cutting, or when mailparser read the cut message otherwise (the
+ * caller then parses it whole).
+ */
+export async function parseCut(raw: Uint8Array, leaves: Leaf[]): Promise<ParsedMail | null> {
+  const plan = cutBodies(raw, leaves);
+  return plan ? restoreCut(await mailparse(plan.input), plan) : null;
 }
 
 const mailparse = async (input: Uint8Array) => toParsedMail(await simpleParser(Buffer.from(input.buffer, input.byteOffset, input.byteLength), OPTIONS));
@@ -53,48 +64,65 @@ const MARKER_MAGIC = Buffer.from("\0MRCUT", "latin1");
 interface CutPlan {
   input: Uint8Array;
   nonce: Buffer;
-  /** Leaf indexes of the cut bodies, by marker number. */
+  /** Leaf indexes of the cut attachments, by marker number. */
   cut: number[];
-  /** The cut bodies, decoded (cleanBase64 checks and decodes in one pass), by marker number. */
+  /** The cut attachments, decoded (cleanBase64 checks and decodes in one pass), by marker number. */
   decoded: Uint8Array[];
+  /** The cut text bodies: the word mailparser reports in place of each, where (text or HTML), and the text itself. */
+  texts: { marker: string; in: "text" | "html"; text: string }[];
   leaves: Leaf[];
   raw: Uint8Array;
 }
 
 /**
- * Replaces the body of every large, cleanly base64-encoded non-text leaf with a marker (18
- * bytes, base64: magic, a nonce of this parse, the marker's number), which mailparser reports
- * as that attachment's content. Text, message and multipart parts are never cut: their bytes
- * feed the text the rules read. Null when nothing is worth cutting.
+ * Replaces bodies mailparser would only decode with markers it reports in their place:
+ * - every large, cleanly base64-encoded non-text leaf: 18 bytes (magic, a nonce of this parse,
+ *   the marker's number), base64, which mailparser reports as that attachment's content;
+ * - every large inline UTF-8 text or HTML leaf (Leaf.inlineText): a word of letters and digits
+ *   (with the nonce), in the leaf's transfer encoding, which mailparser reports as that part's
+ *   text; its own text is what mailparser would have made of its bytes (inlineTextOf).
+ * Other text, message and multipart parts are never cut. Null when nothing is worth cutting.
  */
-function cutAttachments(raw: Uint8Array, leaves: Leaf[]): CutPlan | null {
+function cutBodies(raw: Uint8Array, leaves: Leaf[]): CutPlan | null {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(8)));
   const pieces: Uint8Array[] = [];
   const cut: number[] = [];
   const decoded: Uint8Array[] = [];
+  const texts: CutPlan["texts"] = [];
   let at = 0;
   leaves.forEach((leaf, i) => {
-    if (leaf.encoding !== "base64" || leaf.bodyEnd - leaf.bodyStart < CUT_MIN_BYTES) return;
-    if (!leaf.type || /^(?:text|message|multipart)\//.test(leaf.type)) return;
-    const bytes = cleanBase64(raw.subarray(leaf.bodyStart, leaf.bodyEnd));
-    if (bytes === null) return;
-    const marker = Buffer.alloc(18);
-    MARKER_MAGIC.copy(marker, 0);
-    nonce.copy(marker, 6);
-    marker.writeUInt32BE(cut.length, 14);
-    pieces.push(raw.subarray(at, leaf.bodyStart), Buffer.from(marker.toString("base64"), "latin1"));
+    if (leaf.bodyEnd - leaf.bodyStart < CUT_MIN_BYTES) return;
+    const body = raw.subarray(leaf.bodyStart, leaf.bodyEnd);
+    let replacement: Buffer;
+    if (leaf.inlineText) {
+      const marker = `MRCUT${nonce.toString("hex")}T${texts.length}X`;
+      texts.push({ marker, in: leaf.type === "text/html" ? "html" : "text", text: inlineTextOf(body, leaf.encoding) });
+      replacement = Buffer.from(leaf.encoding === "base64" ? Buffer.from(marker, "latin1").toString("base64") : marker, "latin1");
+    } else {
+      if (leaf.encoding !== "base64") return;
+      if (!leaf.type || /^(?:text|message|multipart)\//.test(leaf.type)) return;
+      const bytes = cleanBase64(body);
+      if (bytes === null) return;
+      const marker = Buffer.alloc(18);
+      MARKER_MAGIC.copy(marker, 0);
+      nonce.copy(marker, 6);
+      marker.writeUInt32BE(cut.length, 14);
+      replacement = Buffer.from(marker.toString("base64"), "latin1");
+      cut.push(i);
+      decoded.push(bytes);
+    }
+    pieces.push(raw.subarray(at, leaf.bodyStart), replacement);
     at = leaf.bodyEnd;
-    cut.push(i);
-    decoded.push(bytes);
   });
-  if (cut.length === 0) return null;
+  if (cut.length === 0 && texts.length === 0) return null;
   pieces.push(raw.subarray(at));
-  return { input: Buffer.concat(pieces), nonce, cut, decoded, leaves, raw };
+  return { input: Buffer.concat(pieces), nonce, cut, decoded, texts, leaves, raw };
 }
 
 /**
- * Puts the cut attachments' bytes back in place of their markers. Null (parse the whole
- * message instead) unless every marker came back exactly once, as an attachment.
+ * Puts the cut bodies back in place of their markers. Null (parse the whole message instead)
+ * unless every attachment marker came back exactly once, as an attachment, and every text
+ * marker exactly once, in the text or HTML it was cut from.
  */
 function restoreCut(mail: ParsedMail, plan: CutPlan): ParsedMail | null {
   const found = new Set<number>();
@@ -110,7 +138,24 @@ function restoreCut(mail: ParsedMail, plan: CutPlan): ParsedMail | null {
     a.size = a.content.byteLength;
     a.raw = { offset: leaf.bodyStart, length: leaf.bodyEnd - leaf.bodyStart, encoding: "base64" };
   }
-  return found.size === plan.cut.length ? mail : null;
+  if (found.size !== plan.cut.length) return null;
+  if (plan.texts.length === 0) return mail;
+  // Each marker holds this parse's nonce, so it shows where mailparser put that part's text
+  // and nowhere else; anywhere but once there, and mailparser read the parts otherwise.
+  let { text, html } = mail;
+  for (const t of plan.texts) {
+    const within = t.in === "text" ? text : html;
+    const at = within?.indexOf(t.marker) ?? -1;
+    if (within == null || at < 0 || within.indexOf(t.marker, at + 1) >= 0) return null;
+    // As toParsedMail leaves any text: no NUL (PostgreSQL's text cannot hold it).
+    const restored = within.slice(0, at) + noNul(t.text) + within.slice(at + t.marker.length);
+    if (t.in === "text") text = restored;
+    else html = restored;
+  }
+  // What toParsedMail makes of an empty text or HTML: none.
+  mail.text = text || null;
+  mail.html = html || null;
+  return mail;
 }
 
 /**
