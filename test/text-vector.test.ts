@@ -231,6 +231,29 @@ describe("the text vector in pieces", () => {
     expect(await joinedSameAsPostgres(text, pieces)).toMatchObject({ same: true, fellBack: false });
   });
 
+  test("the JSON is JSON.stringify's, whatever characters a lexeme holds", () => {
+    // Lexemes as a lexicon could hold them: plain words (written into the JSON as they are),
+    // and quotes, backslashes, control characters and surrogates (which the JSON must escape).
+    const odd: Record<string, [string, number[]][]> = {
+      alpha: [["alpha", [1]]],
+      beta: [["it's", [1]]],
+      gamma: [["back\\slash", [1]]],
+      delta: [['say "hi"', [1]]],
+      eps: [["tab\there", [1]]],
+      zeta: [["smile\u{1F600}", [1]]],
+      eta: [["lone\ud800", [1]]],
+    };
+    const lexicon: Lexicon = { get: (w) => odd[w] };
+    for (const words of [["alpha"], ["alpha", "beta"], ["alpha", "gamma"], ["delta"], ["eps", "alpha"], ["zeta"], ["eta"]]) {
+      const pieces = textVectorPieces(tokenizeText(`${words.join(" ")} see https://example.com/x then ${words.join(" ")}`)!, lexicon, true);
+      const parsed = JSON.parse(pieces.json!) as { p: string[]; s: string[]; m: unknown[] };
+      expect(pieces.json).toBe(JSON.stringify(parsed));
+      expect(parsed.p.join(" ")).toContain(words[0] === "alpha" ? "'alpha':" : "':");
+    }
+    const quoted = JSON.parse(textVectorPieces(tokenizeText("beta gamma")!, lexicon, true).json!) as { p: string[] };
+    expect(quoted.p[0]).toBe("'it''s':1 'back\\\\slash':2 mailroomend:2");
+  });
+
   test("two words of one hash stay two words, each with its own positions, whatever their case", async () => {
     // A birthday search for two made-up words the tokenizer files under one hash (FNV-1a of the lower-cased letters).
     const fnv = (w: string) => [...w].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 0x01000193), 0x811c9dc5);

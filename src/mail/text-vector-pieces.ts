@@ -78,7 +78,14 @@ export function textVectorPieces(tokens: TextTokens, lexicon: Lexicon, numbersPl
   const segments = tokens.segments;
   // The words not known yet, the first of them to be learned whether or not there are pieces.
   const unknown: string[] = [];
-  for (const word of tokens.words) if (lexicon.get(word) === undefined && !(numbersPlain && isNumber(word))) unknown.push(word);
+  // Each word's lexemes, looked up once (a word is a fresh string per text: the look-up hashes it).
+  const lexemesOf: (Lexemes | undefined)[] = new Array(tokens.words.length);
+  for (let k = 0; k < tokens.words.length; k++) {
+    const word = tokens.words[k]!;
+    const known = lexicon.get(word) ?? (numbersPlain && isNumber(word) ? numberLexemes(word) : undefined);
+    lexemesOf[k] = known;
+    if (known === undefined) unknown.push(word);
+  }
   const toTrigger: TextVectorPieces = { json: null, missing: unknown.length > LEARN_BUDGET ? unknown.slice(0, LEARN_BUDGET) : unknown };
   if (unknown.length > MISSING_BUDGET || segments.length > SEGMENT_BUDGET) return toTrigger;
   // The marker must be nothing but the marker: in a segment it would end it early, as a word's
@@ -123,7 +130,7 @@ export function textVectorPieces(tokens: TextTokens, lexicon: Lexicon, numbersPl
     const word = tokens.words[k]!;
     const from = tokens.first[k]!;
     const to = tokens.first[k + 1]!;
-    const known = lexicon.get(word) ?? (numbersPlain && isNumber(word) ? numberLexemes(word) : undefined);
+    const known = lexemesOf[k];
     if (known === undefined && word.includes(PIECE_END)) return toTrigger;
     // The word's occurrences a run per part: they ascend, so the parts do too.
     let i = from;
@@ -177,13 +184,20 @@ export function textVectorPieces(tokens: TextTokens, lexicon: Lexicon, numbersPl
   const check = mostOfOne + missingSpan + segmentBound > LEXEME_BUDGET;
 
   const literals: string[] = [];
+  literalsPlain = true;
   for (let k = 0; k < partCount; k++) {
     // The positions part k took: up to the next segment, or to the end of the words.
     const end = (k < segments.length ? after[k]! : total) - base[k]!;
     literals.push(partLiteral(parts[k]!, end));
   }
-  return { json: JSON.stringify(check ? { p: literals, s: segments, m: missingEntries, c: 1 } : { p: literals, s: segments, m: missingEntries }), missing: unknown };
+  // The literals are most of the JSON, and JSON.stringify would scan and copy them to escape
+  // nothing: they are written here as they are unless a lexeme has a character JSON escapes.
+  const p = literalsPlain ? `["${literals.join('","')}"]` : JSON.stringify(literals);
+  return { json: `{"p":${p},"s":${JSON.stringify(segments)},"m":${JSON.stringify(missingEntries)}${check ? ',"c":1' : ""}}`, missing: unknown };
 }
+
+/** Whether the literals partLiteral wrote since it was last set are JSON strings' contents as they are. */
+let literalsPlain = true;
 
 /** A lexeme's positions in a part, in the order found, and whether that order ascends. */
 type Positions = { list: number[]; sorted: boolean };
@@ -201,7 +215,12 @@ function partLiteral(lexemes: Map<string, Positions>, end: number): string {
       spelled += "," + positionText(p);
       last = p;
     }
-    const name = QUOTED_ANY.test(lexeme) ? lexeme.replace(QUOTED, (c) => (c === "'" ? "''" : "\\\\")) : lexeme;
+    let name = lexeme;
+    // Most lexemes are lower-case ASCII words, which neither a literal nor JSON quotes.
+    if (!PLAIN_LEXEME.test(lexeme)) {
+      if (QUOTED_ANY.test(lexeme)) name = lexeme.replace(QUOTED, (c) => (c === "'" ? "''" : "\\\\"));
+      if (JSON_ESCAPED.test(name)) literalsPlain = false;
+    }
     out += (out ? " '" : "'") + name + "':" + spelled;
   }
   if (end > 0) out += `${out ? " " : ""}${PIECE_END}:${end}`;
@@ -211,6 +230,9 @@ function partLiteral(lexemes: Map<string, Positions>, end: number): string {
 /** A position as text, made once per position: a vector spells thousands of them. */
 const POSITIONS: string[] = [];
 const positionText = (p: number): string => (POSITIONS[p] ??= String(p));
+const PLAIN_LEXEME = /^[a-z0-9-]*$/;
+/** What JSON.stringify would escape: quotes, backslashes, control characters, lone surrogates. */
+const JSON_ESCAPED = /["\\\x00-\x1f\ud800-\udfff]/;
 const QUOTED_ANY = /['\\]/;
 const QUOTED = /['\\]/g;
 /** A word of digits only (tokenizeText's words are letters only, digits only, or hyphenated letters). */

@@ -101,10 +101,9 @@ export function tokenizeText(full: string): TextTokens | null {
       i++;
       continue;
     }
-    let end = i;
-    while (end < n && classAt(text, end) !== SPACE) end++;
+    const count = splitChunk(text, i, n, found);
+    const end = chunkEnd;
     if (end - i > MAX_CHUNK) return null;
-    const count = splitChunk(text, i, end, found);
     if (count >= 0) {
       if (segmentFrom >= 0) {
         segments.push(text.slice(segmentFrom, segmentTo));
@@ -229,13 +228,6 @@ function twice(a: Int32Array): Int32Array {
   return b;
 }
 
-/** The hash WordIndex files the word text[from, to) under (FNV-1a of its lower-cased char codes). */
-function hashOf(text: string, from: number, to: number): number {
-  let h = 0x811c9dc5;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ lowerAt(text, i), 0x01000193);
-  return h;
-}
-
 /** Whether text[a, a + length) and text[b, b + length) are the same, ignoring ASCII case. */
 function sameLower(text: string, a: number, b: number, length: number): boolean {
   for (let i = 0; i < length; i++) if (lowerAt(text, a + i) !== lowerAt(text, b + i)) return false;
@@ -248,30 +240,43 @@ const lowerAt = (text: string, i: number): number => {
   return c >= 65 && c <= 90 ? c + 32 : c;
 };
 
+/** Where the chunk splitChunk read last ends (the first whitespace after it, or the text's end). */
+let chunkEnd = 0;
+
 /**
- * Splits the chunk text[from, to) into words, written to `found` as from, to, parts and the
- * word's hash (WordIndex) each;
- * answers how many numbers it wrote, or -1 when the chunk holds anything PostgreSQL's parser
- * might read otherwise.
+ * Splits the chunk that starts at `from` (a run without whitespace, which ends where
+ * splitChunk sets `chunkEnd`) into words, written to `found` as from, to, parts and the word's
+ * hash (WordIndex: FNV-1a of its lower-cased char codes) each, in one pass that finds the
+ * chunk's end, its words and their hashes together; answers how many numbers it wrote, or -1
+ * when the chunk holds anything PostgreSQL's parser might read otherwise (or runs past
+ * MAX_CHUNK, which the caller refuses).
  */
-function splitChunk(text: string, from: number, to: number, found: Int32Array): number {
+function splitChunk(text: string, from: number, n: number, found: Int32Array): number {
   let count = 0;
   let i = from;
-  while (i < to) {
+  while (i < n) {
     const cls = classAt(text, i);
+    if (cls === SPACE) break;
+    // Past MAX_CHUNK the caller gives the text up; stopping here keeps `found` within bounds.
+    if (i - from > MAX_CHUNK) return skipChunk(text, i, n);
     if (cls & ALNUM) {
       // One word, or a hyphenated word: runs of letters and digits joined by single hyphens.
       const start = i;
       let parts = 0;
       let seen = 0;
+      let hash = FNV_OFFSET;
       for (;;) {
-        let c = 0;
-        while (i < to && (c = classAt(text, i)) & ALNUM) {
-          seen |= c;
+        while (i < n) {
+          const c = text.charCodeAt(i);
+          const k = c < 128 ? CLASS[c]! : 0;
+          if (!(k & ALNUM)) break;
+          seen |= k;
+          hash = Math.imul(hash ^ (c >= 65 && c <= 90 ? c + 32 : c), FNV_PRIME);
           i++;
         }
         parts++;
-        if (i + 1 < to && classAt(text, i) === HYPHEN && classAt(text, i + 1) & ALNUM) {
+        if (i + 1 < n && classAt(text, i) === HYPHEN && classAt(text, i + 1) & ALNUM) {
+          hash = Math.imul(hash ^ 45, FNV_PRIME);
           i++;
           continue;
         }
@@ -279,34 +284,47 @@ function splitChunk(text: string, from: number, to: number, found: Int32Array): 
       }
       // Letters with digits make numbers of several kinds ("1e5the" is a number and a word);
       // digits in a hyphenated word make dates and signed integers.
-      if (seen === ALNUM || (parts > 1 && seen & DIGIT)) return -1;
+      if (seen === ALNUM || (parts > 1 && seen & DIGIT)) return skipChunk(text, i, n);
       found[count++] = start;
       found[count++] = i;
       found[count++] = parts;
-      found[count++] = hashOf(text, start, i);
+      found[count++] = hash;
       continue;
     }
     if (cls === SEPARATOR) {
       i++;
       continue;
     }
+    // What follows within the chunk (SPACE: the chunk ends here).
+    const next = i + 1 < n ? classAt(text, i + 1) : SPACE;
     if (cls === DOT) {
       // A dot is a blank only at the end of a chunk or before punctuation: before a letter or
       // digit it makes hosts, files, versions and decimals, and dots together make a file name.
-      if (i + 1 < to && classAt(text, i + 1) !== SEPARATOR) return -1;
+      if (next !== SPACE && next !== SEPARATOR) return skipChunk(text, i, n);
       i++;
       continue;
     }
     if (cls === HYPHEN) {
       // Before a letter or digit (and not inside a hyphenated word), a hyphen makes a signed integer.
-      if (i + 1 < to && classAt(text, i + 1) & ALNUM) return -1;
+      if (next & ALNUM) return skipChunk(text, i, n);
       i++;
       continue;
     }
-    return -1;
+    return skipChunk(text, i, n);
   }
+  chunkEnd = i;
   return count;
 }
+
+/** A chunk only PostgreSQL splits: its end, from `i` within it, set as splitChunk's; -1. */
+function skipChunk(text: string, i: number, n: number): number {
+  while (i < n && classAt(text, i) !== SPACE) i++;
+  chunkEnd = i;
+  return -1;
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
 
 /** A chunk's words (at most one per two characters of MAX_CHUNK), four numbers each. */
 const FOUND = new Int32Array(4 * (MAX_CHUNK / 2 + 1));
