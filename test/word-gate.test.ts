@@ -9,7 +9,7 @@ import { PHISH_PATTERNS } from "../src/mail/assess/signals/phish.ts";
 import { CREDENTIAL_PATTERNS, PAYMENT_PATTERNS } from "../src/mail/assess/signals/language.ts";
 import { normalizeForMatch } from "../src/mail/assess/text.ts";
 import { ACTION_PATTERNS, ASK_PHRASES } from "../src/mail/assess/triage.ts";
-import { gateOf, leadOf, testGated, TextWords, wordHash } from "../src/mail/assess/word-gate.ts";
+import { gateOf, leadOf, testGated, testGatedWithin, TextWords, wordHash } from "../src/mail/assess/word-gate.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
 import { loadCorpus } from "./corpus/mail.ts";
 
@@ -123,6 +123,36 @@ describe("a gated test answers what the pattern answers", () => {
     }
     // The sampler reads the syntax these patterns use: nearly all of them get matching samples.
     expect(checked).toBeGreaterThanOrEqual(PATTERNS.length - 3);
+  });
+
+  test("on the end of a longer text, with that text's index: what the pattern answers on the end alone", () => {
+    for (const re of PATTERNS) {
+      const random = seeded(re.source.length + 11);
+      for (let n = 0; n < 8; n++) {
+        const hit = sample(re.source, random);
+        // The words of a match before the end (the subject) must not count; a match right at its start must.
+        for (const [before, end] of [
+          [hit, `${PAD}tail`],
+          ["subject words", `${hit} ${PAD}`],
+          [`${hit} ${hit}`, `${PAD}${hit}`],
+          ["no", `${hit}${PAD}`],
+        ]) {
+          const host = `${before}\n${end}`;
+          const within = testGatedWithin(re, end, host, before.length + 1);
+          expect({ pattern: re.source, before, within }).toEqual({ pattern: re.source, before, within: plainTest(re, end) });
+        }
+      }
+    }
+  });
+
+  test("on the end of a text it is not the end of, or not after a break between words: the pattern's answer all the same", () => {
+    const end = `${PAD}please review the figures`;
+    const re = ACTION_PATTERNS.find((p) => p.test("please review"))!;
+    expect(testGatedWithin(re, end, `x\n${end}`, 2)).toBe(true);
+    expect(testGatedWithin(re, end, `x\n${end}!`, 2)).toBe(true); // not its end
+    expect(testGatedWithin(re, end, `xx${end}`, 2)).toBe(true); // a word runs on into it
+    expect(testGatedWithin(re, end, `x\n${end}`, 1)).toBe(true); // the wrong offset
+    expect(testGatedWithin(re, `${PAD}nothing to do`, `please review\n${PAD}nothing to do`, 14)).toBe(false);
   });
 
   test("on the corpus mail, matched or not", async () => {

@@ -7,7 +7,7 @@ import type { AssessContext } from "./model.ts";
 import { hasListUnsubscribe, noReplySender } from "./signals/headers.ts";
 import { splitReply } from "../extract.ts";
 import { normalizeForMatch } from "./text.ts";
-import { someGated, testGated } from "./word-gate.ts";
+import { someGated, testGated, testGatedWithin } from "./word-gate.ts";
 
 export interface TriageFacts {
   signals: ReadonlySet<string>;
@@ -25,7 +25,7 @@ export const TRIAGE_RULES: readonly TriageRule[] = [
   { label: "newsletter", description: "bulk mail (`bulk`) that carries List-Unsubscribe", when: (ctx, f) => f.signals.has("bulk") && hasListUnsubscribe(ctx) },
   { label: "notification", description: "machine-sent: `auto_submitted`, `bounce`, other `bulk` mail, or a no-reply/notifications sender address", when: (ctx, f) => f.signals.has("auto_submitted") || f.signals.has("bounce") || f.signals.has("bulk") || noReplySender(ctx) },
   { label: "action_required", description: "the new (unquoted) text asks the recipient to do something, or names a deadline or urgency", when: (ctx) => asksForAction(triageText(ctx)) },
-  { label: "reply_needed", description: "the new text asks the recipient a direct question", when: (ctx) => asksQuestion(newTextOf(ctx).text, newTextOf(ctx).normalized) },
+  { label: "reply_needed", description: "the new text asks the recipient a direct question", when: (ctx) => askedOf(ctx) },
   { label: "fyi", description: "everything else", when: () => true },
 ];
 
@@ -57,20 +57,28 @@ export function triageOf(ctx: AssessContext, facts: TriageFacts): TriageLabel {
 
 /** What the triage language rules read: the subject and the start of the new text. */
 const TRIAGE_CHARS = 16 * 1024;
-const triageText = (ctx: AssessContext) => `${ctx.subject}\n${newTextOf(ctx).normalized}`;
+const triageText = (ctx: AssessContext) => newTextOf(ctx).withSubject;
 
 /**
- * The new text of a context's body and its matching form, made once per message: two rules
- * read it, and the reply split and normalisation are the dearest steps of the triage.
+ * The new text of a context's body, its matching form, and that after the subject, made once
+ * per message: two rules read them, and the reply split and normalisation are the dearest
+ * steps of the triage.
  */
-const newTexts = new WeakMap<AssessContext, { text: string; normalized: string }>();
-function newTextOf(ctx: AssessContext): { text: string; normalized: string } {
+const newTexts = new WeakMap<AssessContext, { text: string; normalized: string; withSubject: string }>();
+function newTextOf(ctx: AssessContext): { text: string; normalized: string; withSubject: string } {
   let hit = newTexts.get(ctx);
   if (!hit) {
     const text = newText(ctx.visibleBody);
-    newTexts.set(ctx, (hit = { text, normalized: normalizeForMatch(text) }));
+    const normalized = normalizeForMatch(text);
+    newTexts.set(ctx, (hit = { text, normalized, withSubject: `${ctx.subject}\n${normalized}` }));
   }
   return hit;
+}
+
+/** asksQuestion of the new text, whose words the text the action rule read (the subject, then it) has indexed already. */
+function askedOf(ctx: AssessContext): boolean {
+  const { text, normalized, withSubject } = newTextOf(ctx);
+  return asksQuestion(text, normalized, { host: withSubject, offset: ctx.subject.length + 1 });
 }
 
 export const ACTION_PATTERNS: RegExp[] = [
@@ -89,11 +97,16 @@ const SECOND_PERSON = /\b(?:you|your|yours|you're|you've|u)\b/;
 const QUESTION_OPENER = /^(?:what|when|where|who|whom|which|why|how|do|does|did|are|is|can|could|would|will|should|shall|have|has|any)\b/;
 export const ASK_PHRASES = /\b(?:let me know|get back to me|please advise|your thoughts|what do you think|thoughts\?)/;
 
-/** A question mark closing a sentence that speaks to the reader, or an explicit ask. */
-export function asksQuestion(text: string, normalized?: string): boolean {
+/**
+ * A question mark closing a sentence that speaks to the reader, or an explicit ask.
+ * `normalized` is normalizeForMatch(text), when the caller has it already, and `within` a text
+ * that ends with it, whose word index the phrases may use (testGatedWithin).
+ */
+export function asksQuestion(text: string, normalized?: string, within?: { host: string; offset: number }): boolean {
   const t = text.length > TRIAGE_CHARS ? text.slice(0, TRIAGE_CHARS) : text;
-  // `normalized` is normalizeForMatch(text), when the caller has it already.
-  if (testGated(ASK_PHRASES, t === text && normalized !== undefined ? normalized : normalizeForMatch(t))) return true;
+  const given = t === text && normalized !== undefined;
+  const phrased = given && within ? testGatedWithin(ASK_PHRASES, normalized, within.host, within.offset) : testGated(ASK_PHRASES, given ? normalized! : normalizeForMatch(t));
+  if (phrased) return true;
   let from = 0;
   for (let q = t.indexOf("?"); q >= 0; q = t.indexOf("?", q + 1)) {
     let start = q - 1;

@@ -47,16 +47,36 @@ const leads = new WeakMap<RegExp, Lead | null>();
  */
 export function testGated(re: RegExp, text: string): boolean {
   if (text.length < MIN_GATED_CHARS) return re.test(text);
+  return gatedOn(re, text, text, 0);
+}
+
+/**
+ * testGated of `text` where `text` is the end of `host` from `offset` on, after a character no
+ * word holds (the triage reads its new text alone, and with the subject before it): the index
+ * of `host`, made for the patterns that read it, stands in for one of `text`. It has every word
+ * of `text`; the ones it has besides can only let a pattern run that would have been skipped
+ * (the pattern itself still decides, on `text`), and a match is tried only where one of `text`'s
+ * words starts, as testGated tries it.
+ */
+export function testGatedWithin(re: RegExp, text: string, host: string, offset: number): boolean {
+  if (text.length < MIN_GATED_CHARS) return re.test(text);
+  const within = offset > 0 && host.length === offset + text.length && !isWordCode(host.charCodeAt(offset - 1)) && host.endsWith(text);
+  return within ? gatedOn(re, text, host, offset) : gatedOn(re, text, text, 0);
+}
+
+/** `re.test(text)`, gated by the words of `indexed`, of which `text` is the end from `offset` on. */
+function gatedOn(re: RegExp, text: string, indexed: string, offset: number): boolean {
   let gate = gates.get(re);
   if (gate === undefined) gates.set(re, (gate = gateOf(re)));
   if (gate === null) return re.test(text);
-  const words = wordsOf(text);
+  const words = wordsOf(indexed);
   if (!words.admits(gate)) return false;
   let lead = leads.get(re);
   if (lead === undefined) leads.set(re, (lead = leadOfPattern(re)));
   if (lead === null) return re.test(text);
   for (const at of words.startsOf(lead.clause)) {
-    lead.sticky.lastIndex = at;
+    if (at < offset) continue;
+    lead.sticky.lastIndex = at - offset;
     if (lead.sticky.test(text)) return true;
   }
   return false;
