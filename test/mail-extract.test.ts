@@ -226,6 +226,23 @@ describe("snippetOf", () => {
     expect(s).toBe(`${"😀".repeat(9)}…`);
   });
 
+  test("counts characters as code points: pairs one each, lone surrogates one each, at the limit and past it", () => {
+    const cases: [string, number][] = [
+      ["😀".repeat(10), 10],
+      ["😀".repeat(11), 10],
+      ["\ud800".repeat(10), 10],
+      ["\ud800".repeat(11), 10],
+      ["a\udc00😀\ud83d".repeat(5), 12],
+      ["ab😀".repeat(7), 20],
+      ["ab😀".repeat(7), 21],
+    ];
+    for (const [text, max] of cases) {
+      const chars = Array.from(text);
+      const expected = chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+      expect({ text, max, snippet: snippetOf(text, max) }).toEqual({ text, max, snippet: expected });
+    }
+  });
+
   test("short text unchanged, empty stays empty", () => {
     expect(snippetOf("short")).toBe("short");
     expect(snippetOf("")).toBe("");

@@ -193,7 +193,8 @@ describe("signing secrets at rest", () => {
     expect(signs(state.webhookSecret, reqs[reqs.length - 1]!)).toBe(true);
     expect((await t.api("POST", `/v1/mailboxes/${state.agentMailboxId}/callback-secret`, { body: {} })).body.callback_secret).toBe(state.callbackSecret);
     await t.stop();
-  });
+    // Four starts of the service: 20 s on a busy two-core machine, over the default's two thirds.
+  }, 90_000);
 });
 
 describe("the secret box", () => {

@@ -131,12 +131,13 @@ describe("a gated test answers what the pattern answers", () => {
       for (let n = 0; n < 8; n++) {
         const hit = sample(re.source, random);
         // The words of a match before the end (the subject) must not count; a match right at its start must.
-        for (const [before, end] of [
+        const pairs: [string, string][] = [
           [hit, `${PAD}tail`],
           ["subject words", `${hit} ${PAD}`],
           [`${hit} ${hit}`, `${PAD}${hit}`],
           ["no", `${hit}${PAD}`],
-        ]) {
+        ];
+        for (const [before, end] of pairs) {
           const host = `${before}\n${end}`;
           const within = testGatedWithin(re, end, host, before.length + 1);
           expect({ pattern: re.source, before, within }).toEqual({ pattern: re.source, before, within: plainTest(re, end) });

@@ -291,13 +291,23 @@ export function snippetOf(text: string, max = 200): string {
     .replace(/\s{2,}|[^\S ]/g, " ")
     .replace(CONTROLS, "")
     .trim();
-  const chars = Array.from(flat);
-  if (chars.length <= max) return flat;
-  let cut = chars.slice(0, max - 1).join("");
+  // Counted in code points (as Array.from splits a string), without splitting the whole head.
+  if (afterCodePoints(flat, max) >= flat.length) return flat;
+  let cut = flat.slice(0, afterCodePoints(flat, max - 1));
   // End on a word boundary when one is near, so the preview does not stop mid-word.
   const space = cut.lastIndexOf(" ");
   if (space >= 0 && cut.length - space <= 30) cut = cut.slice(0, space);
   return `${cut.trimEnd()}…`;
+}
+
+/** Where the first `count` code points of `s` end (a surrogate pair is one, a lone surrogate too). */
+function afterCodePoints(s: string, count: number): number {
+  let i = 0;
+  for (let n = 0; n < count && i < s.length; n++) {
+    const c = s.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  return i;
 }
 
 const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]);

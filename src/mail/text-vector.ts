@@ -147,7 +147,8 @@ export function tokenizeText(full: string): TextTokens | null {
     starts[next[k]!++] = position + 1;
     position += span[k]!;
   }
-  return { words, starts, first, span: Int32Array.from(span), segments, after: Int32Array.from(after) };
+  // `new Int32Array(array)` copies; Int32Array.from iterates, a call per element.
+  return { words, starts, first, span: new Int32Array(span), segments, after: new Int32Array(after) };
 }
 
 /** The first `limit` characters as PostgreSQL's left() counts them: code points, not UTF-16 units. */
