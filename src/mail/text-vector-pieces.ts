@@ -202,8 +202,71 @@ let literalsPlain = true;
 /** A lexeme's positions in a part, in the order found, and whether that order ascends. */
 type Positions = { list: number[]; sorted: boolean };
 
-/** A part's lexemes (no weight: the function sets C on the whole), and the marker at `end`, its last position (none for a part that took none). */
+/**
+ * A part's lexemes (no weight: the function sets C on the whole), and the marker at `end`, its
+ * last position (none for a part that took none). Written as bytes (a literal of lower-case
+ * ASCII lexemes is ASCII) into a buffer kept for the next part, and read as one string: as
+ * strings, each position was a concatenation, thousands a message.
+ */
 function partLiteral(lexemes: Map<string, Positions>, end: number): string {
+  // Room for each lexeme quoted, each position's digits (fewer than eight: a text is at most
+  // 200,000 characters) and a comma, and the marker.
+  let room = PIECE_END.length + 10;
+  for (const [lexeme, { list }] of lexemes) {
+    // A lexeme a literal or JSON quotes (none of the lexicon's ASCII words has one) is spelled as text.
+    if (!PLAIN_LEXEME.test(lexeme)) return partLiteralText(lexemes, end);
+    room += lexeme.length + 4 + 8 * list.length;
+  }
+  if (spelling.length < room) spelling = Buffer.allocUnsafe(Math.max(room, 2 * spelling.length));
+  const out = spelling;
+  let w = 0;
+  for (const [lexeme, entry] of lexemes) {
+    const list = entry.list;
+    if (!entry.sorted) list.sort((a, b) => a - b);
+    if (w > 0) out[w++] = SPACE;
+    out[w++] = APOSTROPHE;
+    for (let i = 0; i < lexeme.length; i++) out[w++] = lexeme.charCodeAt(i);
+    out[w++] = APOSTROPHE;
+    out[w++] = COLON;
+    let last = list[0]!;
+    w = writeNumber(out, w, last);
+    for (let i = 1; i < list.length; i++) {
+      const p = list[i]!;
+      if (p === last) continue;
+      out[w++] = COMMA;
+      w = writeNumber(out, w, p);
+      last = p;
+    }
+  }
+  if (end > 0) {
+    if (w > 0) out[w++] = SPACE;
+    w += out.write(PIECE_END, w, "latin1");
+    out[w++] = COLON;
+    w = writeNumber(out, w, end);
+  }
+  return out.toString("latin1", 0, w);
+}
+
+/** The buffer partLiteral writes into. */
+let spelling = Buffer.allocUnsafe(16 * 1024);
+const SPACE = 0x20;
+const APOSTROPHE = 0x27;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+
+/** `n` in decimal at `out[w]` (a position is at most 16,383 where pieces are made); where it ends. */
+function writeNumber(out: Buffer, w: number, n: number): number {
+  if (n >= 100_000) return w + out.write(String(n), w, "latin1");
+  if (n >= 10_000) out[w++] = 48 + ((n / 10_000) | 0);
+  if (n >= 1_000) out[w++] = 48 + (((n / 1_000) | 0) % 10);
+  if (n >= 100) out[w++] = 48 + (((n / 100) | 0) % 10);
+  if (n >= 10) out[w++] = 48 + (((n / 10) | 0) % 10);
+  out[w++] = 48 + (n % 10);
+  return w;
+}
+
+/** partLiteral as strings, for lexemes that need quoting in the literal or in JSON. */
+function partLiteralText(lexemes: Map<string, Positions>, end: number): string {
   let out = "";
   for (const [lexeme, { list, sorted }] of lexemes) {
     if (!sorted) list.sort((a, b) => a - b);
@@ -216,7 +279,6 @@ function partLiteral(lexemes: Map<string, Positions>, end: number): string {
       last = p;
     }
     let name = lexeme;
-    // Most lexemes are lower-case ASCII words, which neither a literal nor JSON quotes.
     if (!PLAIN_LEXEME.test(lexeme)) {
       if (QUOTED_ANY.test(lexeme)) name = lexeme.replace(QUOTED, (c) => (c === "'" ? "''" : "\\\\"));
       if (JSON_ESCAPED.test(name)) literalsPlain = false;
