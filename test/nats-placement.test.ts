@@ -378,14 +378,25 @@ describe("NatsPlacement over a real nats-server", () => {
     const owners = new Map([["s", "B"]]);
     const prefix = `t${crypto.randomUUID().slice(0, 8)}`;
     const [a, b] = [await node("A", owners, prefix, { ackWaitMs: 200 }), await node("B", owners, prefix)];
+    let spy: NatsConnection | undefined;
     try {
+      // B's "accepted" ("A", sent once the command has run ACK_AFTER_MS) seen on its way to A, and
+      // read by A (what the server sent A before answering A's flush, A has read). A fixed wait
+      // of 500 ms was not always enough on a loaded machine: the ask then ran on A instead.
+      spy = await connect({ servers: url });
+      const accepted = new Promise<void>((resolve) => spy!.subscribe(`${prefix}.actors.reply.A.>`, { callback: (_e, m) => void (m.string() === "A" && resolve()) }));
+      await spy.flush();
       const pending = a.placement.ask<any>("counter", "s1", { type: "slow", ms: 10_000 }).catch((e): any => e);
-      await Bun.sleep(500); // accepted by B
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timedOut = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out waiting for B's acceptance")), 15_000)));
+      await Promise.race([accepted, timedOut]).finally(() => clearTimeout(timer));
+      await a.nc.flush();
       await b.nc.close(); // B is cut off before answering
       owners.set("s", "A");
       const err = await pending;
       expect(err).toBeInstanceOf(PlacementOutcomeUnknownError);
     } finally {
+      await spy?.close();
       await a.placement.close();
       await a.nc.close();
       await b.system.shutdown({ drainTimeoutMs: 0 });
