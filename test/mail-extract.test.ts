@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { MAX_HTML_INPUT, MAX_TEXT_INPUT, extractText, snippetOf, splitReply } from "../src/mail/extract.ts";
+import { MAX_HTML_INPUT, MAX_TEXT_INPUT, extractText, keptSplit, snippetOf, splitReply } from "../src/mail/extract.ts";
+import { newText } from "../src/mail/assess/triage.ts";
 
 const text = (t: string) => extractText({ text: t, html: null });
 const html = (h: string) => extractText({ text: null, html: h });
@@ -266,5 +267,37 @@ describe("splitReply: the last split is kept for the same body", () => {
     expect(splitReply({ text: null, html: "<p>From the HTML</p>" }).text).toBe("From the HTML");
     expect(splitReply({ text: "  ", html: null }).text).toBe("");
     expect(splitReply({ text: reply, html: null }).text).toBe("Sounds good.");
+  });
+});
+
+describe("the triage's new text of a long body", () => {
+  // A reply header across the 16 KiB the triage reads: whole, it ends the new text; cut at
+  // 16 KiB, it is not a header any more and stays in.
+  const line = "The quarterly figures are attached for your review before the meeting.\n";
+  const head = line.repeat(Math.ceil((16 * 1024 - 40) / line.length)).slice(0, 16 * 1024 - 40).replace(/[^\n]*$/, "");
+  const body = `${head}On Mon, Jan 5, 2026 at 9:00 AM Ann Example <ann@example.com> wrote:\nEarlier history, unquoted.\n`;
+  const whole = () => splitReply({ text: body, html: null }).text;
+
+  test("where the worker has just split the whole body, the start of that split", () => {
+    expect(body.length).toBeGreaterThan(16 * 1024);
+    expect(body.indexOf("wrote:")).toBeGreaterThan(16 * 1024);
+    splitReply({ text: body, html: "<p>ignored</p>" });
+    expect(keptSplit(body)).toBeDefined();
+    expect(newText(body)).toBe(whole().slice(0, 16 * 1024));
+    expect(newText(body)).not.toContain("On Mon");
+  });
+
+  test("otherwise the split of its first 16 KiB, and never the split of another body", () => {
+    splitReply({ text: "Another body.", html: null });
+    expect(keptSplit(body)).toBeUndefined();
+    const cut = splitReply({ text: body.slice(0, 16 * 1024), html: null }).text;
+    expect(cut).toContain("On Mon");
+    // Another body of the same length whose split is kept is not taken for this one.
+    const twin = body.replace("unquoted.", "unquoteD.");
+    expect(twin.length).toBe(body.length);
+    expect(twin).not.toBe(body);
+    splitReply({ text: twin, html: null });
+    expect(newText(body)).toBe(cut);
+    expect(keptSplit("")).toBeUndefined();
   });
 });

@@ -199,10 +199,15 @@ export function splitReply(mail: { text: string | null; html: string | null }): 
 
 /**
  * The last split, kept for the same body split again: the parser's worker splits a message's
- * body for extracted_text, and the triage splits the same body for its new text (when it is
- * short enough to be read whole), a tenth of the worker's time for an 8 KiB text.
+ * body for extracted_text, and the triage reads the same body's new text, a tenth of the
+ * worker's time for an 8 KiB text.
  */
 let lastSplit: { fromText: boolean; input: string; split: ReplySplit } | null = null;
+
+/** The split of `text` (a plain-text body) when it is the one kept, else undefined: nothing is split. */
+export function keptSplit(text: string): ReplySplit | undefined {
+  return lastSplit?.fromText && lastSplit.input === text ? lastSplit.split : undefined;
+}
 
 function splitFresh(mail: { text: string | null; html: string | null }): ReplySplit {
   const fromHtml = !mail.text?.trim() && !!mail.html;

@@ -5,7 +5,7 @@
 import type { RiskLevel, TriageLabel } from "../types.ts";
 import type { AssessContext } from "./model.ts";
 import { hasListUnsubscribe, noReplySender } from "./signals/headers.ts";
-import { splitReply } from "../extract.ts";
+import { keptSplit, splitReply } from "../extract.ts";
 import { normalizeForMatch } from "./text.ts";
 import { someGated, testGated, testGatedWithin } from "./word-gate.ts";
 
@@ -122,9 +122,14 @@ export function asksQuestion(text: string, normalized?: string, within?: { host:
  * The part of a body the sender wrote now: the reply splitting of extracted_text (quoted
  * history in any of the languages and client styles it knows, bottom-posted and interleaved
  * answers kept, signature cut), up to a forwarded message, which is someone else's words.
+ * Of a longer body, the start of its new text: where this thread has just split the whole body
+ * (the parser's worker does, for extracted_text, before it assesses), that split's first
+ * TRIAGE_CHARS, at no cost; otherwise the split of the body's first TRIAGE_CHARS, which bounds
+ * the work (the same text but where the cut meets a quote, a signature or a reply header).
  */
 export function newText(body: string): string {
-  const text = splitReply({ text: body.length > TRIAGE_CHARS ? body.slice(0, TRIAGE_CHARS) : body, html: null }).text;
+  const whole = body.length > TRIAGE_CHARS ? keptSplit(body) : undefined;
+  const text = whole ? whole.text.slice(0, TRIAGE_CHARS) : splitReply({ text: body.length > TRIAGE_CHARS ? body.slice(0, TRIAGE_CHARS) : body, html: null }).text;
   const forwarded = text.search(FORWARD_MARK);
   return forwarded >= 0 ? text.slice(0, forwarded) : text;
 }
