@@ -14,13 +14,14 @@ export type TextVectorBy = "service" | "database" | "by-length";
  * Where pieces start to pay on PostgreSQL. Pieces save the database more the longer the text
  * (its parser and stemmer run per word; the pieces' join and the service's split cost a fixed
  * part per message and less per word), and cost the parser thread more. Measured on two
- * shared cores with prose whose texts differ (bench/smtp-ingest.ts --text-kib, four paired
- * rounds each): at 8 KiB the trigger ingested 3% more mail at 6% less CPU per message; at
- * 11 KiB pieces ingested 6% more, at 14 KiB 11% more; with the 20 KiB text of the big message,
- * 10% more in one run and 4% fewer in another, at 3% less CPU and a shorter acceptance tail
- * (README "Search").
+ * shared cores with prose whose texts differ (bench/smtp-ingest.ts --message small --text-kib,
+ * paired rounds, README "Search"): with the pieces as they are since migration 0022, at 4 KiB
+ * the two ways cost the same CPU per message (4.87 ms) and ingested as much; at 8 KiB the
+ * pieces took 0.76 ms off the database for 0.53 ms more of the service. (Before that
+ * migration, whose function checked every vector, and before the worker's pieces got a fifth
+ * cheaper, the two met near 10 KiB, the bar then.)
  */
-export const PIECES_FROM_CHARS = 10 * 1024;
+export const PIECES_FROM_CHARS = 4 * 1024;
 
 /** The shortest text `by` makes pieces of: 0 for every text, Infinity for none. */
 export function piecesFromChars(by: TextVectorBy): number {
