@@ -512,6 +512,26 @@ describe("openEventStream", () => {
     await silent.stop();
   });
 
+  test("the payload goes out as stored: one data line, whatever its text holds", async () => {
+    const mailbox = await seedAccount(t);
+    const payload = {
+      text_body: `line one\nline two\r\n\ttabbed "quoted" back\\slash </script> ü ✓ 😀 \u2028\u2029 \u0001`.repeat(200),
+      html_body: null,
+      nested: { list: [1, 2.5, -3, true, false, null, "x"], empty: {}, none: [] },
+      big: 12345678901234,
+    };
+    await db().insert(outbox).values({ id: newId(), kind: "event", topic: "message.processed", mailboxId: mailbox.agent.id, payload });
+    const feed = new EventFeed(async () => async () => {});
+    const reader = readerOf(openEventStream({ db: db(), feed, mailboxId: mailbox.agent.id, after: 0, pollMs: 60_000 }));
+    const f = await reader.nextEvent(2_000);
+    expect(f.data!.includes("\n")).toBe(false);
+    const event = json(f);
+    expect(Object.keys(event)).toEqual(["id", "event", "created_at", "payload"]);
+    expect(event).toMatchObject({ id: 1, event: "message.processed", created_at: expect.stringMatching(ISO) });
+    expect(event.payload).toEqual(payload);
+    await feed.stop();
+  });
+
   test("replays in pages without skipping or repeating", async () => {
     const mailbox = await seedAccount(t);
     for (let i = 1; i <= 23; i++) await insertEvent(mailbox.agent.id, i);

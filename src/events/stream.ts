@@ -1,4 +1,4 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { Compiled, slot } from "../../db/compiled.ts";
 import { mailboxEventCounters, outbox } from "../../db/schema/index.ts";
@@ -25,13 +25,18 @@ export const STREAM_DEFAULTS = {
 export interface StoredEvent {
   seq: number;
   topic: string;
-  payload: Record<string, unknown>;
+  /** The payload as the database writes jsonb out: JSON text on one line. */
+  payloadJson: string;
   createdAt: Date;
 }
 
-/** One SSE message: `id`, `event`, and the event as JSON on one `data` line. */
+/**
+ * One SSE message: `id`, `event`, and the event as JSON on one `data` line. The payload goes in
+ * as the database wrote it: a message's events carry its bodies (tens of KiB), which were
+ * parsed into objects only to be serialised again, per event and per stream.
+ */
 export function eventFrame(e: StoredEvent): string {
-  const data = JSON.stringify({ id: e.seq, event: e.topic, created_at: e.createdAt.toISOString(), payload: e.payload });
+  const data = `{"id":${e.seq},"event":${JSON.stringify(e.topic)},"created_at":${JSON.stringify(e.createdAt.toISOString())},"payload":${e.payloadJson}}`;
   return `id: ${e.seq}\nevent: ${e.topic}\ndata: ${data}\n\n`;
 }
 
@@ -45,9 +50,9 @@ export async function latestEventSeq(db: Db, mailboxId: string): Promise<number>
 }
 
 /** The read of every stream's every wake-up: built once (db/compiled.ts). */
-const EVENTS_AFTER = new Compiled<{ mailboxId: string; after: number; limit: number }, { seq: number | null; topic: string; payload: Record<string, unknown>; createdAt: Date }[]>((db) =>
+const EVENTS_AFTER = new Compiled<{ mailboxId: string; after: number; limit: number }, { seq: number | null; topic: string; payloadJson: string; createdAt: Date }[]>((db) =>
   db
-    .select({ seq: outbox.mailboxSeq, topic: outbox.topic, payload: outbox.payload, createdAt: outbox.createdAt })
+    .select({ seq: outbox.mailboxSeq, topic: outbox.topic, payloadJson: sql<string>`${outbox.payload}::text`, createdAt: outbox.createdAt })
     .from(outbox)
     .where(and(eq(outbox.kind, "event"), eq(outbox.mailboxId, slot<string>("mailboxId")), gt(outbox.mailboxSeq, slot<number>("after"))))
     .orderBy(asc(outbox.mailboxSeq))
@@ -57,7 +62,7 @@ const EVENTS_AFTER = new Compiled<{ mailboxId: string; after: number; limit: num
 /** Up to `limit` stored events of the mailbox after `after`, in order. */
 export async function eventsAfter(db: Db, mailboxId: string, after: number, limit: number): Promise<StoredEvent[]> {
   const rows = await EVENTS_AFTER.run(db, { mailboxId, after, limit });
-  return rows.map((r) => ({ seq: Number(r.seq), topic: r.topic, payload: r.payload, createdAt: r.createdAt }));
+  return rows.map((r) => ({ seq: Number(r.seq), topic: r.topic, payloadJson: r.payloadJson, createdAt: r.createdAt }));
 }
 
 export interface EventStreamOptions {
