@@ -11,7 +11,9 @@ import { checkRuleTable, riskOf } from "../src/mail/assess/rules.ts";
 import { scanHtml } from "../src/mail/assess/html.ts";
 import { EXFILTRATION_PATTERNS, INJECTION_PATTERNS, isInjection } from "../src/mail/assess/injection.ts";
 import { CREDENTIAL_PATTERNS, PAYMENT_PATTERNS } from "../src/mail/assess/signals/language.ts";
-import { ACTION_PATTERNS } from "../src/mail/assess/triage.ts";
+import { ACTION_PATTERNS, asksForAction, asksQuestion, newText, newTextPlace, triageOf } from "../src/mail/assess/triage.ts";
+import { buildContext } from "../src/mail/assess/context.ts";
+import { benchText } from "../bench/lib.ts";
 import { normalizeForMatch, WHITE_RUNS } from "../src/mail/assess/text.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
 import { MailParser } from "../src/mail/parse/index.ts";
@@ -721,5 +723,49 @@ describe("upstream verdicts count only from trusted hops", () => {
     const direct = await gateway.assess({ raw, mail, headers: mail.headers, envelope: smtp("alerts@bank.example", "198.51.100.9") });
     expect(direct.signals).not.toContain("dmarc_fail");
     expect(direct.auth.dmarc).not.toBe("pass");
+  });
+});
+
+describe("the triage reads the new text with the word index of the text every rule reads", () => {
+  const envelope = smtp("ann@sender.example");
+  const contextOf = async (subject: string, text: string) => {
+    const mail = await parseInline(utf8(`From: Ann <ann@sender.example>\r\nTo: bob@mail.localhost\r\nSubject: ${subject}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${text.replace(/\n/g, "\r\n")}`));
+    return buildContext({ mail, headers: mail.headers, envelope }, { spf: "none", dkim: "none", dmarc: "none" }, "mail.localhost");
+  };
+  /** The labels of the two language rules as they read "subject\nnew text" with an index of its own. */
+  const joined = (ctx: Awaited<ReturnType<typeof contextOf>>) => {
+    const fresh = newText(ctx.visibleBody);
+    const normalized = normalizeForMatch(fresh);
+    if (asksForAction(`${ctx.subject}\n${normalized}`)) return "action_required";
+    return asksQuestion(fresh, normalized) ? "reply_needed" : "fyi";
+  };
+
+  test("plain text of any length: found there, and the same label", async () => {
+    // Plain statements (the bench's prose asks questions of its own), in lines.
+    const plain = (kib: number) => "The quarterly figures are attached for the meeting.\n".repeat(Math.ceil((kib * 1024) / 52));
+    const cases: [string, string, string][] = [
+      ["Figures", `${plain(8)}Please review the attached figures by Friday.\n`, "action_required"],
+      ["Figures", plain(20), "fyi"],
+      ["Quick one", `${plain(12)}Are you free on Tuesday?\n`, "reply_needed"],
+      ["Please review", plain(8), "action_required"],
+      ["Figures", `${benchText("Order 3.", 20 * 1024, "prose")}\n`, "reply_needed"],
+      // Past the triage's 16 KiB, at a word the cut would split: the ask beyond is not read.
+      ["Figures", `${"word ".repeat(3276)}wordy please review this\n`, "fyi"],
+    ];
+    for (const [subject, text, label] of cases) {
+      const ctx = await contextOf(subject, text);
+      expect(newTextPlace(ctx)).toBeGreaterThan(0);
+      const got = triageOf(ctx, { signals: new Set(), risk: "low" });
+      expect({ subject, got }).toEqual({ subject, got: label });
+      expect(got).toBe(joined(ctx));
+    }
+  });
+
+  test("a new text that is not a part of it (a quote cut out) gets its own index, and the same label", async () => {
+    const text = `${benchText("Order 5.", 6 * 1024, "prose")}\nCan you send the report?\n\nOn Mon, Jan 5, 2026 at 9:00 AM Bob <bob@mail.localhost> wrote:\n> ${benchText("Old.", 2048, "prose").replace(/\n/g, "\n> ")}\n\nThanks\n`;
+    const ctx = await contextOf("Report", text);
+    expect(newTextPlace(ctx)).toBe(-1);
+    expect(triageOf(ctx, { signals: new Set(), risk: "low" })).toBe(joined(ctx));
+    expect(joined(ctx)).toBe("action_required");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { MAX_HTML_INPUT, MAX_TEXT_INPUT, extractText, keptSplit, snippetOf, splitReply } from "../src/mail/extract.ts";
-import { newText } from "../src/mail/assess/triage.ts";
+import { cutAtWord, newText } from "../src/mail/assess/triage.ts";
 
 const text = (t: string) => extractText({ text: t, html: null });
 const html = (h: string) => extractText({ text: null, html: h });
@@ -290,8 +290,9 @@ describe("the triage's new text of a long body", () => {
   test("otherwise the split of its first 16 KiB, and never the split of another body", () => {
     splitReply({ text: "Another body.", html: null });
     expect(keptSplit(body)).toBeUndefined();
-    const cut = splitReply({ text: body.slice(0, 16 * 1024), html: null }).text;
+    const cut = splitReply({ text: cutAtWord(body, 16 * 1024), html: null }).text;
     expect(cut).toContain("On Mon");
+    expect(cut.endsWith("<ann@")).toBe(true); // "example" would be cut in two: it is left out
     // Another body of the same length whose split is kept is not taken for this one.
     const twin = body.replace("unquoted.", "unquoteD.");
     expect(twin.length).toBe(body.length);
@@ -299,5 +300,21 @@ describe("the triage's new text of a long body", () => {
     splitReply({ text: twin, html: null });
     expect(newText(body)).toBe(cut);
     expect(keptSplit("")).toBeUndefined();
+  });
+});
+
+describe("cutAtWord: the triage's cut leaves no half word", () => {
+  test("a word the cut would split is left out; a cut between words, or a text short enough, stays", () => {
+    expect(cutAtWord("alpha beta gamma", 8)).toBe("alpha ");
+    expect(cutAtWord("alpha beta gamma", 6)).toBe("alpha ");
+    expect(cutAtWord("alpha beta gamma", 5)).toBe("alpha");
+    expect(cutAtWord("alpha, beta", 6)).toBe("alpha,");
+    expect(cutAtWord("alpha beta", 10)).toBe("alpha beta");
+    // One word longer than the cut is cut all the same.
+    expect(cutAtWord("snake_case_word tail", 12)).toBe("snake_case_w");
+    expect(cutAtWord("x".repeat(40), 16)).toBe("x".repeat(16));
+    // Words as \b sees them: ASCII letters, digits, underscore; "é" ends one.
+    expect(cutAtWord("café au lait", 3)).toBe("caf");
+    expect(cutAtWord("café au lait", 6)).toBe("café ");
   });
 });

@@ -9,7 +9,7 @@ import { PHISH_PATTERNS } from "../src/mail/assess/signals/phish.ts";
 import { CREDENTIAL_PATTERNS, PAYMENT_PATTERNS } from "../src/mail/assess/signals/language.ts";
 import { normalizeForMatch } from "../src/mail/assess/text.ts";
 import { ACTION_PATTERNS, ASK_PHRASES } from "../src/mail/assess/triage.ts";
-import { gateOf, leadOf, testGated, testGatedWithin, TextWords, wordHash } from "../src/mail/assess/word-gate.ts";
+import { gateOf, isWithin, leadOf, testGated, testGatedWithin, TextWords, wordHash } from "../src/mail/assess/word-gate.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
 import { loadCorpus } from "./corpus/mail.ts";
 
@@ -144,6 +144,51 @@ describe("a gated test answers what the pattern answers", () => {
         }
       }
     }
+  });
+
+  test("on a part in the middle of a longer text, with that text's index: what the pattern answers on the part alone", () => {
+    for (const re of PATTERNS) {
+      const random = seeded(re.source.length + 29);
+      for (let n = 0; n < 8; n++) {
+        const hit = sample(re.source, random);
+        // [before, part, after]: matches before or after the part must not count, one at either
+        // end of it must; a part that ends with a space may be followed by a word.
+        const cases: [string, string, string][] = [
+          ["words", `${PAD}tail`, hit],
+          [hit, `${PAD}tail`, `${hit} more`],
+          ["subject", `${hit} ${PAD}`, "after"],
+          ["subject", `${PAD}${hit}`, "after words"],
+          [`${hit}\n`, `${PAD}`, `${hit}`],
+          ["x", `${PAD}${hit} `, `zqzq${hit}`],
+          ["", `${hit} ${PAD}`, `\n${hit}`],
+        ];
+        for (const [before, part, after] of cases) {
+          const sep = before && !/\W$/.test(before) ? "\n" : "";
+          const host = `${before}${sep}${part}\n${after}`;
+          const offset = before.length + sep.length;
+          expect(isWithin(part, host, offset)).toBe(true);
+          const within = testGatedWithin(re, part, host, offset);
+          expect({ pattern: re.source, before, after, within }).toEqual({ pattern: re.source, before, after, within: plainTest(re, part) });
+        }
+      }
+    }
+  });
+
+  test("a part whose word runs on in the longer text, or that is not there: its own index, the pattern's answer", () => {
+    const part = `${PAD}please review the fig`;
+    const re = ACTION_PATTERNS.find((p) => p.test("please review"))!;
+    const host = `x\n${part}ures\nmore`;
+    expect(isWithin(part, host, 2)).toBe(false); // "fig" runs on into "figures"
+    expect(testGatedWithin(re, part, host, 2)).toBe(true);
+    // A pattern that needs the cut word whole: "fig" is a word of the part, not of the host.
+    const fig = /\bthe fig\b/;
+    expect(testGatedWithin(fig, part, host, 2)).toBe(true);
+    expect(isWithin(" x", "ab x", 2)).toBe(true); // starts with a space: the word before ends there
+    expect(isWithin("x ", "axy ", 1)).toBe(false); // "x" runs on back into "ax"
+    expect(isWithin("x ", "ax yz", 1)).toBe(false);
+    expect(isWithin("b ", "a b yz", 2)).toBe(true); // ends with a space: the word after starts there
+    expect(isWithin("", "abc", 1)).toBe(false);
+    expect(isWithin("bc", "abc", 2)).toBe(false);
   });
 
   test("on the end of a text it is not the end of, or not after a break between words: the pattern's answer all the same", () => {

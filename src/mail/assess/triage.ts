@@ -7,7 +7,7 @@ import type { AssessContext } from "./model.ts";
 import { hasListUnsubscribe, noReplySender } from "./signals/headers.ts";
 import { keptSplit, splitReply } from "../extract.ts";
 import { normalizeForMatch } from "./text.ts";
-import { someGated, testGated, testGatedWithin } from "./word-gate.ts";
+import { isWithin, someGated, testGated, testGatedWithin } from "./word-gate.ts";
 
 export interface TriageFacts {
   signals: ReadonlySet<string>;
@@ -24,7 +24,7 @@ export const TRIAGE_RULES: readonly TriageRule[] = [
   { label: "spam", description: "risk is high, an upstream filter flagged the message (`upstream_spam_flag`), or the account blocked the sender (`sender_blocked`)", when: (_, f) => isSpam(f) },
   { label: "newsletter", description: "bulk mail (`bulk`) that carries List-Unsubscribe", when: (ctx, f) => f.signals.has("bulk") && hasListUnsubscribe(ctx) },
   { label: "notification", description: "machine-sent: `auto_submitted`, `bounce`, other `bulk` mail, or a no-reply/notifications sender address", when: (ctx, f) => f.signals.has("auto_submitted") || f.signals.has("bounce") || f.signals.has("bulk") || noReplySender(ctx) },
-  { label: "action_required", description: "the new (unquoted) text asks the recipient to do something, or names a deadline or urgency", when: (ctx) => asksForAction(triageText(ctx)) },
+  { label: "action_required", description: "the new (unquoted) text asks the recipient to do something, or names a deadline or urgency", when: (ctx) => actionAsked(ctx) },
   { label: "reply_needed", description: "the new text asks the recipient a direct question", when: (ctx) => askedOf(ctx) },
   { label: "fyi", description: "everything else", when: () => true },
 ];
@@ -57,28 +57,70 @@ export function triageOf(ctx: AssessContext, facts: TriageFacts): TriageLabel {
 
 /** What the triage language rules read: the subject and the start of the new text. */
 const TRIAGE_CHARS = 16 * 1024;
-const triageText = (ctx: AssessContext) => newTextOf(ctx).withSubject;
+
+interface NewText {
+  text: string;
+  normalized: string;
+  /** The text the action rule reads: the subject, a line break, the new text. */
+  withSubject: string;
+  /**
+   * Where `normalized` is in the context's allText, whose word index the content rules have
+   * made already, with no word running on across its ends; -1 where it is not (a quote or a
+   * signature cut from it, HTML, text normalised otherwise once joined).
+   */
+  inAllText: number;
+}
 
 /**
  * The new text of a context's body, its matching form, and that after the subject, made once
  * per message: two rules read them, and the reply split and normalisation are the dearest
  * steps of the triage.
  */
-const newTexts = new WeakMap<AssessContext, { text: string; normalized: string; withSubject: string }>();
-function newTextOf(ctx: AssessContext): { text: string; normalized: string; withSubject: string } {
+const newTexts = new WeakMap<AssessContext, NewText>();
+function newTextOf(ctx: AssessContext): NewText {
   let hit = newTexts.get(ctx);
   if (!hit) {
     const text = newText(ctx.visibleBody);
     const normalized = normalizeForMatch(text);
-    newTexts.set(ctx, (hit = { text, normalized, withSubject: `${ctx.subject}\n${normalized}` }));
+    newTexts.set(ctx, (hit = { text, normalized, withSubject: `${ctx.subject}\n${normalized}`, inAllText: placeIn(ctx.allText, normalized) }));
   }
   return hit;
 }
 
-/** asksQuestion of the new text, whose words the text the action rule read (the subject, then it) has indexed already. */
+/**
+ * Where `part` is in `host` with no word running on across its ends, or -1: looked for where
+ * its first characters are, at the first few such places (a bounded search: a needle of 16 KiB
+ * is never compared at every place of the haystack).
+ */
+function placeIn(host: string, part: string): number {
+  if (part.length === 0) return -1;
+  const head = part.slice(0, 64);
+  for (let at = host.indexOf(head), tries = 0; at >= 0 && tries < 4; at = host.indexOf(head, at + 1), tries++) {
+    if (isWithin(part, host, at)) return at;
+  }
+  return -1;
+}
+
+/** Where the triage reads the new text in the allText (-1: with an index of its own); for its test. */
+export const newTextPlace = (ctx: AssessContext): number => newTextOf(ctx).inAllText;
+
+/**
+ * The action rule on the subject and the new text. No action pattern matches a line break or
+ * looks across one (they read words, spaces and digits), so reading the two apart answers what
+ * reading "subject\nnew text" does; apart, the new text is read with the word index of the
+ * allText that holds it, where it is there, instead of an index of its own.
+ */
+function actionAsked(ctx: AssessContext): boolean {
+  const { normalized, withSubject, inAllText } = newTextOf(ctx);
+  if (inAllText < 0) return asksForAction(withSubject);
+  return asksForAction(ctx.subject) || ACTION_PATTERNS.some((re) => testGatedWithin(re, normalized, ctx.allText, inAllText));
+}
+
+/** asksQuestion of the new text, whose words an index made already holds (the allText's, or that of the text the action rule read). */
 function askedOf(ctx: AssessContext): boolean {
-  const { text, normalized, withSubject } = newTextOf(ctx);
-  return asksQuestion(text, normalized, { host: withSubject, offset: ctx.subject.length + 1 });
+  const { text, normalized, withSubject, inAllText } = newTextOf(ctx);
+  const within = inAllText >= 0 ? { host: ctx.allText, offset: inAllText } : { host: withSubject, offset: ctx.subject.length + 1 };
+  return asksQuestion(text, normalized, within);
 }
 
 export const ACTION_PATTERNS: RegExp[] = [
@@ -129,9 +171,22 @@ export function asksQuestion(text: string, normalized?: string, within?: { host:
  */
 export function newText(body: string): string {
   const whole = body.length > TRIAGE_CHARS ? keptSplit(body) : undefined;
-  const text = whole ? whole.text.slice(0, TRIAGE_CHARS) : splitReply({ text: body.length > TRIAGE_CHARS ? body.slice(0, TRIAGE_CHARS) : body, html: null }).text;
+  const text = whole ? cutAtWord(whole.text, TRIAGE_CHARS) : splitReply({ text: cutAtWord(body, TRIAGE_CHARS), html: null }).text;
   const forwarded = text.search(FORWARD_MARK);
   return forwarded >= 0 ? text.slice(0, forwarded) : text;
 }
+
+/**
+ * The first `max` characters of `s`, less a word the cut would split (a run of `\w`, as the
+ * patterns' `\b` sees words): a half word is no word the rules know, and a text that ends
+ * between words is one whose words another text's index can stand for (testGatedWithin).
+ */
+export function cutAtWord(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let end = max;
+  while (end > 0 && isWordChar(s.charCodeAt(end)) && isWordChar(s.charCodeAt(end - 1))) end--;
+  return s.slice(0, end > 0 ? end : max);
+}
+const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 
 const FORWARD_MARK = /^-{2,} ?(?:forwarded message|weitergeleitete nachricht|message transféré|mensaje reenviado|messaggio inoltrato|doorgestuurd bericht) ?-{2,}$|^(?:begin forwarded message|anfang der weitergeleiteten nachricht):$/im;

@@ -51,20 +51,33 @@ export function testGated(re: RegExp, text: string): boolean {
 }
 
 /**
- * testGated of `text` where `text` is the end of `host` from `offset` on, after a character no
- * word holds (the triage reads its new text alone, and with the subject before it): the index
- * of `host`, made for the patterns that read it, stands in for one of `text`. It has every word
- * of `text`; the ones it has besides can only let a pattern run that would have been skipped
- * (the pattern itself still decides, on `text`), and a match is tried only where one of `text`'s
- * words starts, as testGated tries it.
+ * testGated of `text` where `text` is part of `host`, from `offset` on, between characters no
+ * word holds (the triage reads the start of a message's new text, which the text every rule
+ * reads holds too): the index of `host`, made for the patterns that read it, stands in for one
+ * of `text`. It has every word of `text`, as no word of `text` runs on in `host`; the ones it
+ * has besides can only let a pattern run that would have been skipped (the pattern itself
+ * still decides, on `text`), and a match is tried only where one of `text`'s words starts, as
+ * testGated tries it. Anywhere else, `text` gets an index of its own.
  */
 export function testGatedWithin(re: RegExp, text: string, host: string, offset: number): boolean {
   if (text.length < MIN_GATED_CHARS) return re.test(text);
-  const within = offset > 0 && host.length === offset + text.length && !isWordCode(host.charCodeAt(offset - 1)) && host.endsWith(text);
-  return within ? gatedOn(re, text, host, offset) : gatedOn(re, text, text, 0);
+  return isWithin(text, host, offset) ? gatedOn(re, text, host, offset) : gatedOn(re, text, text, 0);
 }
 
-/** `re.test(text)`, gated by the words of `indexed`, of which `text` is the end from `offset` on. */
+/** Whether `text` is `host` from `offset` on, with no word of it running on in `host` across either end. */
+export function isWithin(text: string, host: string, offset: number): boolean {
+  const end = offset + text.length;
+  return (
+    text.length > 0 &&
+    offset >= 0 &&
+    end <= host.length &&
+    (offset === 0 || !isWordCode(host.charCodeAt(offset - 1)) || !isWordCode(text.charCodeAt(0))) &&
+    (end === host.length || !isWordCode(host.charCodeAt(end)) || !isWordCode(text.charCodeAt(text.length - 1))) &&
+    host.startsWith(text, offset)
+  );
+}
+
+/** `re.test(text)`, gated by the words of `indexed`, of which `text` is the part from `offset` on. */
 function gatedOn(re: RegExp, text: string, indexed: string, offset: number): boolean {
   let gate = gates.get(re);
   if (gate === undefined) gates.set(re, (gate = gateOf(re)));
@@ -74,8 +87,9 @@ function gatedOn(re: RegExp, text: string, indexed: string, offset: number): boo
   let lead = leads.get(re);
   if (lead === undefined) leads.set(re, (lead = leadOfPattern(re)));
   if (lead === null) return re.test(text);
+  const end = offset + text.length;
   for (const at of words.startsOf(lead.clause)) {
-    if (at < offset) continue;
+    if (at < offset || at >= end) continue;
     lead.sticky.lastIndex = at - offset;
     if (lead.sticky.test(text)) return true;
   }
