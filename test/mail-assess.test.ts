@@ -769,3 +769,24 @@ describe("the triage reads the new text with the word index of the text every ru
     expect(joined(ctx)).toBe("action_required");
   });
 });
+
+describe("the lure and callback rules read the head of a long text with the allText's word index", () => {
+  // Lines no topic, call or dispute pattern reads.
+  const filler = (kib: number) => "The weather was pleasant and the garden looked well.\n".repeat(Math.ceil((kib * 1024) / 53));
+  const lure = "Your Amazon order #114-3325 is on its way. Track it here: https://orders-mail.example.net/track/114-3325\n";
+  const from = "Notifications <notify@orders-mail.example.net>";
+  const signalsOf = async (subject: string, text: string) => (await assessRaw(mime({ from, subject, text }))).signals;
+
+  test("a brand lure in the subject or the first 4 KiB counts; past them it does not", async () => {
+    expect(await signalsOf("Hello", `${lure}${filler(12)}`)).toContain("brand_impersonation");
+    expect(await signalsOf("Your Amazon order has shipped", `Track it here: https://orders-mail.example.net/t\n${filler(12)}`)).toContain("brand_impersonation");
+    expect(await signalsOf("Hello", `${filler(5)}${lure}${filler(8)}`)).not.toContain("brand_impersonation");
+  });
+
+  test("a callback scam in the first 16 KiB counts; past them it does not", async () => {
+    const scam = "If you did not place this order, call our cancellation desk at +1 (808) 555-0142 and an agent will reverse the charge.\n";
+    expect(await signalsOf("Order #88213 confirmed", `${scam}${filler(20)}`)).toContain("callback_scam");
+    expect(await signalsOf("Order #88213 confirmed", `${filler(8)}${scam}${filler(12)}`)).toContain("callback_scam");
+    expect(await signalsOf("Order #88213 confirmed", `${filler(17)}${scam}`)).not.toContain("callback_scam");
+  });
+});

@@ -6,7 +6,7 @@ import type { RiskLevel, TriageLabel } from "../types.ts";
 import type { AssessContext } from "./model.ts";
 import { hasListUnsubscribe, noReplySender } from "./signals/headers.ts";
 import { keptSplit, splitReply } from "../extract.ts";
-import { normalizeForMatch } from "./text.ts";
+import { cutAtWord, normalizeForMatch } from "./text.ts";
 import { isWithin, someGated, testGated, testGatedWithin } from "./word-gate.ts";
 
 export interface TriageFacts {
@@ -175,18 +175,5 @@ export function newText(body: string): string {
   const forwarded = text.search(FORWARD_MARK);
   return forwarded >= 0 ? text.slice(0, forwarded) : text;
 }
-
-/**
- * The first `max` characters of `s`, less a word the cut would split (a run of `\w`, as the
- * patterns' `\b` sees words): a half word is no word the rules know, and a text that ends
- * between words is one whose words another text's index can stand for (testGatedWithin).
- */
-export function cutAtWord(s: string, max: number): string {
-  if (s.length <= max) return s;
-  let end = max;
-  while (end > 0 && isWordChar(s.charCodeAt(end)) && isWordChar(s.charCodeAt(end - 1))) end--;
-  return s.slice(0, end > 0 ? end : max);
-}
-const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 
 const FORWARD_MARK = /^-{2,} ?(?:forwarded message|weitergeleitete nachricht|message transféré|mensaje reenviado|messaggio inoltrato|doorgestuurd bericht) ?-{2,}$|^(?:begin forwarded message|anfang der weitergeleiteten nachricht):$/im;

@@ -8,11 +8,24 @@ import { BRANDS, brandSends, brandsNamedIn, claimedBrands, isFreemail, type Bran
 import { orgDomain } from "../domains.ts";
 import type { AssessContext } from "../model.ts";
 import { effectiveExtension } from "./attachments.ts";
-import { testGated } from "../word-gate.ts";
+import { cutAtWord } from "../text.ts";
+import { testGated, testGatedWithin } from "../word-gate.ts";
 
-/** The head of the readable text the lure rules read: lures sit at the top, footers name brands in passing. */
+/**
+ * The head of the readable text the lure rules read: lures sit at the top, footers name brands
+ * in passing. Cut where no word is split, so that the allText's word index stands for the
+ * head's (testGatedWithin).
+ */
 const LURE_CHARS = 4096;
-const lureText = (ctx: AssessContext) => `${ctx.subject}\n${ctx.allText.slice(0, LURE_CHARS)}`;
+const lureHead = (ctx: AssessContext) => cutAtWord(ctx.allText, LURE_CHARS);
+const lureText = (ctx: AssessContext) => `${ctx.subject}\n${lureHead(ctx)}`;
+
+/**
+ * testGated of the lure text (the subject, a line break, the head) without an index of its own:
+ * the subject apart, the head with the allText's index. The same answer, as the topic pattern
+ * matches no line break and looks across none.
+ */
+const lureTopic = (ctx: AssessContext) => testGated(ACCOUNT_TOPIC, ctx.subject) || testGatedWithin(ACCOUNT_TOPIC, lureHead(ctx), ctx.allText, 0);
 
 // What a brand lure is about: the account, an order or a payment.
 const ACCOUNT_TOPIC = /\b(?:account|password|sign-?in|log-?in|verify|verification|suspend(?:ed)?|locked|unusual activity|security alert|wallet|seed phrase|recovery phrase|order|invoice|receipt|payment|billing|declined|subscription|renew(?:al|ed)?|refund|membership|charged?|transaction|delivery|parcel|package|shipment|customs)\b/;
@@ -25,8 +38,8 @@ const ACCOUNT_TOPIC = /\b(?:account|password|sign-?in|log-?in|verify|verificatio
 export function brandImpersonation(ctx: AssessContext): boolean {
   const domain = ctx.from?.domain;
   if (!domain) return false;
+  if (!lureTopic(ctx)) return false;
   const text = lureText(ctx);
-  if (!testGated(ACCOUNT_TOPIC, text)) return false;
   const listMail = ctx.header("list-unsubscribe").length > 0 || ctx.header("list-id").length > 0;
   // Mail names brands in passing ("I ordered a Google Pixel"); a lure addresses the reader's
   // own account or order with the brand ("your Amazon order") and gives a way to act on it:
@@ -63,9 +76,11 @@ const CHARGE = /\b(?:order|invoice|receipt|renew(?:al|ed)?|subscription|charged?
 
 /** A phone number to call to cancel or dispute an order, renewal or charge: the callback scam. */
 export function callbackScam(ctx: AssessContext): boolean {
-  const text = ctx.allText.slice(0, 16 * 1024);
-  return PHONE.test(text) && testGated(CALL, text) && testGated(DISPUTE, text) && testGated(CHARGE, text);
+  const text = cutAtWord(ctx.allText, CALLBACK_CHARS);
+  return PHONE.test(text) && [CALL, DISPUTE, CHARGE].every((re) => testGatedWithin(re, text, ctx.allText, 0));
 }
+/** What the callback rule reads: the head of the allText, cut where no word is split (its index stands for the head's). */
+const CALLBACK_CHARS = 16 * 1024;
 
 // Invisible format characters and combining marks that survive NFC, between two letters:
 // they break a word for a filter while the reader sees it whole ("Am\u034fazon"). Zero-width
