@@ -319,3 +319,9 @@ describe("cutAtWord: the triage's cut leaves no half word", () => {
     expect(cutAtWord("café au lait", 6)).toBe("café ");
   });
 });
+
+describe("extractText: runs of spaces after text become one, indentation stays", () => {
+  test("on lines with and without them", () => {
+    expect(extractText({ text: "Total:    42 items\n  indented  line\nplain line\n", html: null })).toBe("Total: 42 items\n  indented line\nplain line");
+  });
+});

@@ -364,8 +364,10 @@ function normaliseLines(text: string): string[] {
     .replace(SPACES, " ")
     .replace(CONTROLS, "")
     .split("\n")
-    .map((l) => l.replace(/(\S) {2,}/g, "$1 "));
+    .map((l) => (l.includes("  ") ? l.replace(DOUBLE_SPACES, "$1 ") : l));
 }
+/** Runs of spaces after text, made one; most lines have none, and looking for two spaces costs less than the pattern. */
+const DOUBLE_SPACES = /(\S) {2,}/g;
 
 const isQuoted = (line: string) => line.trimStart().startsWith(">");
 
