@@ -11,6 +11,7 @@ import { checkRuleTable, riskOf } from "../src/mail/assess/rules.ts";
 import { scanHtml } from "../src/mail/assess/html.ts";
 import { EXFILTRATION_PATTERNS, INJECTION_PATTERNS, isInjection } from "../src/mail/assess/injection.ts";
 import { CREDENTIAL_PATTERNS, PAYMENT_PATTERNS } from "../src/mail/assess/signals/language.ts";
+import { PHISH_PATTERNS } from "../src/mail/assess/signals/phish.ts";
 import { ACTION_PATTERNS, asksForAction, asksQuestion, newText, newTextPlace, triageOf } from "../src/mail/assess/triage.ts";
 import { buildContext } from "../src/mail/assess/context.ts";
 import { benchText } from "../bench/lib.ts";
@@ -759,6 +760,18 @@ describe("the triage reads the new text with the word index of the text every ru
       expect({ subject, got }).toEqual({ subject, got: label });
       expect(got).toBe(joined(ctx));
     }
+  });
+
+  test("no action pattern, nor the lure's topic, can match a line break: read apart from the subject, they answer the same", () => {
+    // What could match or look across "\n": a class of white space or of non-words, a negated
+    // class, an unescaped dot, a line break itself.
+    const crossesLines = (source: string) => /\\[sSWDn]|\[\^|(?<!\\)\./.test(source);
+    expect(crossesLines(String.raw`a\s`)).toBe(true);
+    expect(crossesLines("a.b")).toBe(true);
+    expect(crossesLines("[^a]")).toBe(true);
+    expect(crossesLines(String.raw`a\.?b`)).toBe(false);
+    for (const re of [...ACTION_PATTERNS, PHISH_PATTERNS[0]!]) expect({ source: re.source, crosses: crossesLines(re.source) }).toEqual({ source: re.source, crosses: false });
+    expect(PHISH_PATTERNS[0]!.test("your account")).toBe(true); // the lure's topic is the first of them
   });
 
   test("a new text that is not a part of it (a quote cut out) gets its own index, and the same label", async () => {
