@@ -18,7 +18,7 @@ import { benchText } from "../bench/lib.ts";
 import { normalizeForMatch, WHITE_RUNS } from "../src/mail/assess/text.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
 import { MailParser } from "../src/mail/parse/index.ts";
-import type { Assessment, Envelope, HeaderField, ParsedMail } from "../src/mail/types.ts";
+import type { Assessment, Envelope, HeaderField, ParsedMail, TriageLabel } from "../src/mail/types.ts";
 
 const offline = async (name: string, rrtype: string): Promise<never> => {
   throw Object.assign(new Error(`query${rrtype} ENOTFOUND ${name}`), { code: "ENOTFOUND" });
@@ -744,7 +744,7 @@ describe("the triage reads the new text with the word index of the text every ru
   test("plain text of any length: found there, and the same label", async () => {
     // Plain statements (the bench's prose asks questions of its own), in lines.
     const plain = (kib: number) => "The quarterly figures are attached for the meeting.\n".repeat(Math.ceil((kib * 1024) / 52));
-    const cases: [string, string, string][] = [
+    const cases: [string, string, TriageLabel][] = [
       ["Figures", `${plain(8)}Please review the attached figures by Friday.\n`, "action_required"],
       ["Figures", plain(20), "fyi"],
       ["Quick one", `${plain(12)}Are you free on Tuesday?\n`, "reply_needed"],

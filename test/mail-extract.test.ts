@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { MAX_HTML_INPUT, MAX_TEXT_INPUT, extractText, keptSplit, snippetOf, splitReply } from "../src/mail/extract.ts";
 import { newText } from "../src/mail/assess/triage.ts";
-import { cutAtWord } from "../src/mail/assess/text.ts";
+import { cutAtWord } from "../src/mail/assess/word-gate.ts";
 
 const text = (t: string) => extractText({ text: t, html: null });
 const html = (h: string) => extractText({ text: null, html: h });

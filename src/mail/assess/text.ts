@@ -85,19 +85,6 @@ export function normalizeForMatch(s: string): string {
     .replace(WHITE_RUNS, " ");
 }
 
-/**
- * The first `max` characters of `s`, less a word the cut would split (a run of `\w`, as the
- * patterns' `\b` sees words): a half word is no word the rules know, and a text that ends
- * between words is one whose words another text's index can stand for (testGatedWithin).
- */
-export function cutAtWord(s: string, max: number): string {
-  if (s.length <= max) return s;
-  let end = max;
-  while (end > 0 && isWordChar(s.charCodeAt(end)) && isWordChar(s.charCodeAt(end - 1))) end--;
-  return s.slice(0, end > 0 ? end : max);
-}
-const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
-
 /** Decodes the HTML character references mail actually uses; unknown names stay as written. */
 const NAMED: Record<string, string> = {
   amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", zwnj: "\u200c", zwj: "\u200d", shy: "\u00ad",

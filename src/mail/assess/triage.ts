@@ -6,8 +6,8 @@ import type { RiskLevel, TriageLabel } from "../types.ts";
 import type { AssessContext } from "./model.ts";
 import { hasListUnsubscribe, noReplySender } from "./signals/headers.ts";
 import { keptSplit, splitReply } from "../extract.ts";
-import { cutAtWord, normalizeForMatch } from "./text.ts";
-import { isWithin, someGated, testGated, testGatedWithin } from "./word-gate.ts";
+import { normalizeForMatch } from "./text.ts";
+import { cutAtWord, isWithin, someGated, testGated, testGatedWithin } from "./word-gate.ts";
 
 export interface TriageFacts {
   signals: ReadonlySet<string>;

@@ -77,6 +77,18 @@ export function isWithin(text: string, host: string, offset: number): boolean {
   );
 }
 
+/**
+ * The first `max` characters of `s`, less a word the cut would split (a run of `\w`, as the
+ * patterns' `\b` sees words): a half word is no word the rules know, and a text that ends
+ * between words is one whose words another text's index can stand for (testGatedWithin).
+ */
+export function cutAtWord(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let end = max;
+  while (end > 0 && isWordCode(s.charCodeAt(end)) && isWordCode(s.charCodeAt(end - 1))) end--;
+  return s.slice(0, end > 0 ? end : max);
+}
+
 /** `re.test(text)`, gated by the words of `indexed`, of which `text` is the part from `offset` on. */
 function gatedOn(re: RegExp, text: string, indexed: string, offset: number): boolean {
   let gate = gates.get(re);

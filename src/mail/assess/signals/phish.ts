@@ -8,8 +8,7 @@ import { BRANDS, brandSends, brandsNamedIn, claimedBrands, isFreemail, type Bran
 import { orgDomain } from "../domains.ts";
 import type { AssessContext } from "../model.ts";
 import { effectiveExtension } from "./attachments.ts";
-import { cutAtWord } from "../text.ts";
-import { testGated, testGatedWithin } from "../word-gate.ts";
+import { cutAtWord, testGated, testGatedWithin } from "../word-gate.ts";
 
 /**
  * The head of the readable text the lure rules read: lures sit at the top, footers name brands
