@@ -151,6 +151,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     actors.register(
       cluster.define(mailboxActor({
         db: cluster.actorDb,
+        commits: { arrivals: cluster.sharedCommit(), processed: cluster.sharedCommit() },
         keys,
         secrets,
         announceRevoked: (id) => bus.announceRevoked(id),

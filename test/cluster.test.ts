@@ -129,19 +129,23 @@ suite("a cluster of node processes", () => {
     }
   }, T);
 
-  test("a frozen owner (SIGSTOP past its lease) cannot commit its late write after SIGCONT", async () => {
-    const m = await mailbox();
-    // The mailbox is active on its owner first, so the write below starts there at once.
+  /**
+   * Starts `write` on the owner of `m` while `table` is locked, so that its statement waits in
+   * the database; freezes the owner (SIGSTOP) until another node has taken the mailbox over,
+   * lets the statement run, thaws the owner, and waits for its fence to refuse the commit.
+   * Answers what `write` came to and a node that now serves the mailbox.
+   */
+  async function lateWriteOfFrozenOwner<R>(m: { id: string }, table: string, write: (owner: Node) => Promise<R>): Promise<{ outcome: R; other: Node }> {
+    // The mailbox is active on its owner first, so the write starts there at once.
     expect((await c.api(all()[0]!, "GET", `/v1/mailboxes/${m.id}`)).status).toBe(200);
     const ownerName = await waitUntil(() => c.ownerOf(m.id), "an owner");
     const owner = c.nodes.get(ownerName)!;
     const other = all().find((n) => n !== owner)!;
-    // Hold the owner's insert in the database: this connection locks the drafts table.
     const lock = await c.sql.reserve();
     await lock`BEGIN`;
-    await lock`LOCK TABLE drafts IN SHARE MODE`;
+    await lock.unsafe(`LOCK TABLE ${table} IN SHARE MODE`);
     const refusals = owner.logs.length;
-    const late = c.api(owner, "POST", `/v1/mailboxes/${m.id}/drafts`, { body: { subject: "late" } });
+    const late = write(owner);
     await Bun.sleep(500); // the owner's transaction is now waiting for the lock
     owner.proc.kill("SIGSTOP");
     try {
@@ -150,16 +154,22 @@ suite("a cluster of node processes", () => {
         const o = await c.ownerOf(m.id);
         return o !== undefined && o !== ownerName ? o : undefined;
       }, "a new owner");
-      await lock`ROLLBACK`; // the frozen owner's insert now runs in the database, uncommitted
+      await lock`ROLLBACK`; // the frozen owner's statement now runs in the database, uncommitted
       await Bun.sleep(300);
     } finally {
       lock.release();
       owner.proc.kill("SIGCONT");
     }
-    const res = await late;
-    // Its fence check found another owner: refused and rolled back; the request went on to
-    // the new owner (201) or was answered 503 with nothing applied.
+    const outcome = await late;
+    // Its fence check found another owner: refused and rolled back.
     await owner.waitFor((l, i = owner.logs.indexOf(l)) => i >= refusals && l.msg === "write refused: this node no longer holds the mailbox's lease", 30_000);
+    return { outcome, other };
+  }
+
+  test("a frozen owner (SIGSTOP past its lease) cannot commit its late write after SIGCONT", async () => {
+    const m = await mailbox();
+    const { outcome: res, other } = await lateWriteOfFrozenOwner(m, "drafts", (owner) => c.api(owner, "POST", `/v1/mailboxes/${m.id}/drafts`, { body: { subject: "late" } }));
+    // The request went on to the new owner (201) or was answered 503 with nothing applied.
     const drafts = await c.api(other, "GET", `/v1/mailboxes/${m.id}/drafts`);
     expect(drafts.status).toBe(200);
     if (res.status === 201) expect(drafts.body.items.length).toBe(1);
@@ -167,6 +177,27 @@ suite("a cluster of node processes", () => {
       expect(res.status).toBe(503);
       expect(res.body.error.code).toBe("service_unavailable");
       expect(drafts.body.items.length).toBe(0);
+    }
+  }, T);
+
+  test("a frozen owner cannot commit a late arrival either (the fence of the commit the actors share)", async () => {
+    const m = await mailbox();
+    // The arrival's insert (db/shared-commit.ts) is the statement held.
+    const { outcome, other } = await lateWriteOfFrozenOwner(m, "messages", (owner) =>
+      smtpSend(owner.smtpPort, { from: "ann@example.com", to: [m.email] }, `From: ann@example.com\r\nTo: ${m.email}\r\nSubject: late arrival\r\n\r\nHello.\r\n`).then(
+        (info) => ({ accepted: info.accepted.length === 1, code: 250 }),
+        (err: { responseCode?: number }) => ({ accepted: false, code: err.responseCode }),
+      ),
+    );
+    // Stored once (by the new owner, the arrival having gone on to it) if accepted; else not at all, with a temporary refusal.
+    const list = await c.api(other, "GET", `/v1/mailboxes/${m.id}/messages`, { token: m.token });
+    expect(list.status).toBe(200);
+    const stored = list.body.items.filter((x: { subject: string }) => x.subject === "late arrival");
+    if (outcome.accepted) expect(stored.length).toBe(1);
+    else {
+      expect(outcome.code).toBeGreaterThanOrEqual(400);
+      expect(outcome.code).toBeLessThan(500);
+      expect(stored.length).toBe(0);
     }
   }, T);
 

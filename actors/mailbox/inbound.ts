@@ -21,7 +21,8 @@ import type { Arrival, ProcessedUpdate, WriteContext } from "./types.ts";
  * read at arrival (README "Threads"), and in the same transaction their `message.received`
  * events and the jobs that will parse them, and the raw bytes of those that carry them (small
  * messages; the others' are in `blobs` already). Arrivals queued together are committed
- * together (group commit); when this returns, none of them can be lost.
+ * together (group commit), in a transaction shared with the arrivals of the node's other
+ * mailboxes (db/shared-commit.ts); when this returns, none of them can be lost.
  */
 export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): Promise<BatchOutcome<{ id: string }>[]> {
   if (state.mailbox.status === "disabled") {
@@ -51,7 +52,7 @@ export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): P
     createdAt: at,
   })) satisfies Omit<ArrivalRow, "threadId">[];
   const raws = cmds.flatMap((cmd) => (cmd.raw ? [{ sha256: cmd.rawSha256, bytes: cmd.raw }] : []));
-  await deps.db.transaction(async (tx) => {
+  await deps.commits.arrivals.run(async (tx) => {
     // Sent ahead of the threads' look-up that follows, in the same flight.
     const stored = raws.length > 0 ? putBlobs(tx, raws) : undefined;
     // In order, so that a reply sees the thread its predecessor in the same batch was given;
@@ -113,14 +114,15 @@ function arrivalHints(cmd: Arrival, own: string, at: Date): ThreadHints {
  * fields and attachment records, sets status `processed`, writes `message.processed`, and
  * marks the processing job done, all in one transaction (so a retry never doubles it).
  * Messages are applied in order inside it, so a reply sees the thread its predecessor made
- * (all at once when none can: see applyAll). A database error fails the whole batch; the jobs
- * are retried.
+ * (all at once when none can: see applyAll). The transaction is shared with the results of
+ * the node's other mailboxes (db/shared-commit.ts). A database error fails the whole batch;
+ * the jobs are retried.
  */
 export async function applyProcessed(ctx: WriteContext, cmds: ProcessedUpdate[]): Promise<BatchOutcome<MessageRow>[]> {
   const { state, deps } = ctx;
   // Read outside the transaction: the embedded database has one connection, which the transaction holds.
   const settings = await processingSettings(state, deps);
-  const { outcomes, handOver } = await deps.db.transaction(async (tx) => {
+  const { outcomes, handOver } = await deps.commits.processed.run(async (tx) => {
     const outcomes: BatchOutcome<MessageRow>[] = [];
     const fresh: Processed[] = [];
     const locked = await lockOwnMessages(tx, state.mailbox.id, cmds.map((c) => c.messageId));

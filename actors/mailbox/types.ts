@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client.ts";
+import type { SharedCommit } from "../../db/shared-commit.ts";
 import type { AgentRuntimeBindingRow, ApiKeyRow, AutopilotPolicyRow, MailboxRow } from "../../db/schema/index.ts";
 import type { SchemaValidators } from "../../src/protocol/validation.ts";
 import type { ProtocolInput } from "../../src/protocol/types.ts";
@@ -99,6 +100,11 @@ export interface MailboxState {
 
 export interface MailboxActorDeps {
   db: Db;
+  /**
+   * Commits shared with the node's other mailboxes (db/shared-commit.ts): arrivals in one,
+   * processing results in another, so an arrival never waits for a commit of results.
+   */
+  commits: { arrivals: SharedCommit; processed: SharedCommit };
   keys: KeyStore;
   /** Seals the signing secrets the actor stores (runtime binding, callback secret). */
   secrets: SecretBox;

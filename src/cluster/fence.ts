@@ -9,6 +9,8 @@
  *   such a transaction. A node that lost its lease (frozen, partitioned, slow) therefore
  *   never commits a write for that mailbox: its transaction reads another owner or epoch
  *   and rolls back.
+ * Work the actor hands to a shared commit (db/shared-commit.ts) checks the same fence with
+ * `checkLeaseFence`, in the shared transaction.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db, Tx } from "../../db/client.ts";
@@ -53,6 +55,14 @@ export function fencedActor<S, M, R>(def: ActorDefinition<S, M, R>, leases: Part
 function idOf(state: unknown): string {
   const s = state as { mailbox?: { id?: string }; state?: { mailbox?: { id?: string } } };
   return ((s.mailbox ?? s.state?.mailbox)?.id ?? "").toLowerCase();
+}
+
+/** The fence of the lease the running actor message started under, checked in `tx` (nothing outside one). */
+export function checkLeaseFence(leases: PartitionLeases): (tx: Tx) => Promise<void> {
+  return async (tx) => {
+    const lease = current.getStore();
+    if (lease !== undefined) await leases.checkFence(tx, lease.partition, lease.epoch, lease.id);
+  };
 }
 
 const WRITES = new Set(["insert", "update", "delete"]);

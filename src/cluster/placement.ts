@@ -8,7 +8,8 @@ import type { Db } from "../../db/client.ts";
 import { LocalPlacement, NatsPlacement, type ActorSystem, type Placement } from "../../actors/runtime/index.ts";
 import type { Logger } from "../log.ts";
 import { durableWindows, CallLog, type MailboxDefinition } from "./durable-windows.ts";
-import { fencedActor, fencedDb } from "./fence.ts";
+import { checkLeaseFence, fencedActor, fencedDb } from "./fence.ts";
+import { SharedCommit } from "../../db/shared-commit.ts";
 import { PartitionLeases } from "./leases.ts";
 import { RemoteReads } from "./remote-reads.ts";
 import type { NatsNames } from "./nats-names.ts";
@@ -19,6 +20,8 @@ export interface MailboxPlacement {
   placement: Placement;
   /** The database the mailbox actor writes through (fenced under NATS). */
   actorDb: Db;
+  /** A commit the mailbox actors share (db/shared-commit.ts), fenced like actorDb. */
+  sharedCommit(): SharedCommit;
   /** Wraps the mailbox actor's definition for this placement. */
   define(def: MailboxDefinition): MailboxDefinition;
   /** Starts taking leases; call once the actor is registered. */
@@ -46,7 +49,7 @@ export interface ClusterOptions {
 
 export async function mailboxPlacement(db: Db, system: ActorSystem, opts: ClusterOptions): Promise<MailboxPlacement> {
   if (!opts.natsUrl) {
-    return { placement: new LocalPlacement(system), actorDb: db, define: (def) => def, start: async () => {}, handOver: async () => {}, stop: async () => {} };
+    return { placement: new LocalPlacement(system), actorDb: db, sharedCommit: () => new SharedCommit(db), define: (def) => def, start: async () => {}, handOver: async () => {}, stop: async () => {} };
   }
   const log = opts.log.child({ component: "cluster" });
   const leases = new PartitionLeases(db, { cluster: opts.names.prefix, nodeId: opts.nodeId, leaseMs: opts.leaseMs, log, rateWindowMs: opts.rateLimit.windowMs });
@@ -77,6 +80,7 @@ export async function mailboxPlacement(db: Db, system: ActorSystem, opts: Cluste
   return {
     placement: new RemoteReads(placement, leases, opts.remoteReadMs),
     actorDb: fencedDb(db, leases),
+    sharedCommit: () => new SharedCommit(db, { finish: checkLeaseFence(leases) }),
     define: (def) => fencedActor(durableWindows(def, calls, opts.rateLimit), leases),
     start: async () => {
       await leases.start();

@@ -1,0 +1,124 @@
+/**
+ * One transaction, and so one commit, for the writes of many mailbox actors.
+ *
+ * Each actor commits its own batch (the arrivals queued behind its last commit, say). With one
+ * busy mailbox the batches are large and commits few; spread over many mailboxes each batch is
+ * a message or two, and a node made two commits and a statement of each kind per message (half
+ * a commit and a fourth of a statement for one mailbox), each commit a BEGIN and COMMIT, a WAL
+ * flush and its own socket writes. Here the actors' transactions that come together share one:
+ * whatever work is queued when the previous shared transaction ends runs in the next, each
+ * piece of work on the same connection alongside the others (their statements go out together),
+ * and commits with them.
+ *
+ * What the actor sees is unchanged: its work runs in a transaction and its promise settles after
+ * the commit. If any piece of work fails, or the commit does, the shared transaction is rolled
+ * back and every piece runs again in a transaction of its own, so one mailbox's failure (a
+ * constraint, a lost lease) is its own alone; work must therefore be safe to run again after a
+ * rollback, as a transaction's body is when a retry may run it again.
+ *
+ * One shared transaction at a time: two in flight could each hold a row the other wants (the
+ * sender profiles of one account are touched by all its mailboxes) and wait for PostgreSQL's
+ * deadlock check. Work of different kinds (arrivals, processing results) goes through
+ * instances of its own, so an arrival never waits for a commit of processing results.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Db, Tx } from "./client.ts";
+
+export interface SharedCommitOptions {
+  /**
+   * Runs after each piece of work, in the shared transaction and in the async context the work
+   * was handed over in (the mailbox's fence: src/cluster/fence.ts).
+   */
+  finish?: (tx: Tx) => Promise<void>;
+  /** The most pieces of work one transaction takes; the rest wait for the next. */
+  maxMembers?: number;
+}
+
+interface Member {
+  work: (tx: Tx) => Promise<unknown>;
+  /** Runs a function in the async context the work was handed over in. */
+  within: <R>(fn: () => R) => R;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+}
+
+/** A piece of work failed: the shared transaction is given up and each piece runs alone. */
+class MemberFailed extends Error {}
+
+export class SharedCommit {
+  private queue: Member[] = [];
+  private running = false;
+  private readonly maxMembers: number;
+  /** Shared transactions committed, and pieces of work they carried (for the bench and tests). */
+  readonly counts = { transactions: 0, members: 0, alone: 0 };
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: SharedCommitOptions = {},
+  ) {
+    this.maxMembers = opts.maxMembers ?? 64;
+  }
+
+  /** Runs `work` in a transaction shared with the work other actors hand over at the same time; settles after its commit. */
+  run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, within: AsyncLocalStorage.snapshot(), resolve: resolve as (v: unknown) => void, reject });
+      if (this.running) return;
+      this.running = true;
+      // At once when none is in flight (waiting for company would be latency for nothing on a
+      // quiet node); the work handed over while this one runs goes together in the next.
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const group = this.queue.splice(0, this.maxMembers);
+        // Settled whatever happens (settling twice is a no-op): a piece is never left waiting.
+        await this.commit(group).catch((err: unknown) => group.forEach((m) => m.reject(err)));
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async commit(group: Member[]): Promise<void> {
+    if (group.length === 1) return this.alone(group[0]!);
+    let values: unknown[];
+    try {
+      values = await this.db.transaction(async (tx) => {
+        // Every piece settles before the transaction ends, failed or not: none is left with
+        // statements on a connection that has gone back to the pool.
+        const settled = await Promise.allSettled(group.map((m) => this.perform(m, tx)));
+        if (settled.some((s) => s.status === "rejected")) throw new MemberFailed();
+        return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value);
+      });
+    } catch {
+      // The error a piece met may be another's (the transaction was aborted under it), and a
+      // failed commit names none (a deferred constraint two pieces broke together): each alone.
+      await Promise.all(group.map((m) => this.alone(m)));
+      return;
+    }
+    this.counts.transactions++;
+    this.counts.members += group.length;
+    group.forEach((m, i) => m.resolve(values[i]));
+  }
+
+  private async alone(m: Member): Promise<void> {
+    this.counts.alone++;
+    try {
+      m.resolve(await this.db.transaction((tx) => this.perform(m, tx)));
+    } catch (err) {
+      m.reject(err);
+    }
+  }
+
+  private perform(m: Member, tx: Tx): Promise<unknown> {
+    return m.within(async () => {
+      const value = await m.work(tx);
+      if (this.opts.finish) await this.opts.finish(tx);
+      return value;
+    });
+  }
+}

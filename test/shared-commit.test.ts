@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/migrate.ts";
+import { SharedCommit } from "../db/shared-commit.ts";
+import type { Db, Tx } from "../db/client.ts";
+import { startTestService, type TestService } from "./harness.ts";
+
+/**
+ * The commit the mailbox actors share (db/shared-commit.ts), on the test database (PGlite, or
+ * PostgreSQL with DATABASE_URL): work handed over while a transaction is in flight shares the
+ * next one; a piece that fails, or a commit that fails, leaves the others committed and fails
+ * only its own piece; nothing resolves before it is committed; and each piece's finish (the
+ * fence) runs in the context the piece was handed over in.
+ */
+
+let t: TestService;
+beforeAll(async () => {
+  t = await startTestService();
+  await db().execute(sql`create table shared_commit_probe (k text primary key, txid text not null)`);
+  await db().execute(sql`create table shared_commit_deferred (k text, constraint shared_commit_deferred_k unique (k) deferrable initially deferred)`);
+});
+afterAll(() => t.stop());
+
+const db = (): Db => t.service.internals.database.db;
+/** What `p` fails with, or undefined. (Not `expect(p).rejects`: it waits without the event loop the embedded database's thread answers through.) */
+const failure = (p: Promise<unknown>): Promise<unknown> => p.then(() => undefined, (err: unknown) => err);
+
+/** Writes a row named `k` with the id of the transaction it ran in, and answers that id. */
+async function probe(tx: Tx, k: string): Promise<string> {
+  const [row] = rowsOf<{ txid: string }>(await tx.execute(sql`insert into shared_commit_probe (k, txid) values (${k}, txid_current()::text) returning txid`));
+  return row!.txid;
+}
+
+async function stored(keys: string[]): Promise<Map<string, string>> {
+  const rows = rowsOf<{ k: string; txid: string }>(await db().execute(sql`select k, txid from shared_commit_probe where k in ${sql.raw(`(${keys.map((k) => `'${k}'`).join(", ")})`)}`));
+  return new Map(rows.map((r) => [r.k, r.txid]));
+}
+
+/** A piece of work held open until `open()`: what is handed over meanwhile queues behind it. */
+function held(commit: SharedCommit, k: string) {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const done = commit.run(async (tx) => {
+    const txid = await probe(tx, k);
+    await gate;
+    return txid;
+  });
+  return { open, done };
+}
+
+describe("SharedCommit", () => {
+  test("work handed over while a transaction is in flight goes in the next one, together, and is committed when it resolves", async () => {
+    const commit = new SharedCommit(db());
+    const first = held(commit, "a1");
+    const rest = ["a2", "a3", "a4"].map((k) => commit.run((tx) => probe(tx, k)));
+    first.open();
+    const [own, ...shared] = await Promise.all([first.done, ...rest]);
+    expect(new Set(shared).size).toBe(1);
+    expect(shared[0]).not.toBe(own);
+    // Resolved means committed: another connection's read sees every row.
+    const rows = await stored(["a1", "a2", "a3", "a4"]);
+    expect(rows.get("a1")).toBe(own!);
+    for (const k of ["a2", "a3", "a4"]) expect(rows.get(k)).toBe(shared[0]!);
+    expect(commit.counts).toEqual({ transactions: 1, members: 3, alone: 1 });
+  });
+
+  test("a piece that fails fails alone: the others are committed, each in a transaction of its own", async () => {
+    const commit = new SharedCommit(db());
+    await commit.run((tx) => probe(tx, "b-taken"));
+    const first = held(commit, "b1");
+    const ok1 = commit.run((tx) => probe(tx, "b2"));
+    // A primary key taken already: this piece's own error, whichever transaction it runs in.
+    const bad = failure(commit.run((tx) => probe(tx, "b-taken")));
+    const ok2 = commit.run((tx) => probe(tx, "b3"));
+    first.open();
+    const [, a, b] = await Promise.all([first.done, ok1, ok2]);
+    const err = (await bad) as { cause?: { code?: string }; code?: string } | undefined;
+    expect(err).toBeDefined();
+    expect(err!.cause?.code ?? err!.code).toBe("23505");
+    expect(a).not.toBe(b);
+    const rows = await stored(["b2", "b3"]);
+    expect(rows.get("b2")).toBe(a!);
+    expect(rows.get("b3")).toBe(b!);
+    expect(commit.counts.transactions).toBe(0);
+  });
+
+  test("a commit that fails (a deferred constraint two pieces broke together) fails only the piece that breaks it alone", async () => {
+    const commit = new SharedCommit(db());
+    const first = held(commit, "c1");
+    const twins = [1, 2].map(() => failure(commit.run(async (tx) => void (await tx.execute(sql`insert into shared_commit_deferred (k) values ('twin')`)))));
+    first.open();
+    await first.done;
+    const errors = await Promise.all(twins);
+    expect(errors.filter((e) => e === undefined).length).toBe(1);
+    const [{ n }] = rowsOf<{ n: number }>(await db().execute(sql`select count(*)::int as n from shared_commit_deferred where k = 'twin'`)) as [{ n: number }];
+    expect(n).toBe(1);
+  });
+
+  test("each piece's finish runs in the shared transaction, in the context its work was handed over in (the lease fence)", async () => {
+    const lease = new AsyncLocalStorage<string>();
+    const commit = new SharedCommit(db(), {
+      finish: async (tx) => {
+        const who = lease.getStore();
+        if (who === "lost") throw new Error("lease lost");
+        await tx.execute(sql`insert into shared_commit_probe (k, txid) values (${`fence-${who}`}, txid_current()::text)`);
+      },
+    });
+    const first = lease.run("d1", () => held(commit, "d1"));
+    const kept = lease.run("d2", () => commit.run((tx) => probe(tx, "d2")));
+    const lost = lease.run("lost", () => failure(commit.run((tx) => probe(tx, "d-lost"))));
+    const also = lease.run("d3", () => commit.run((tx) => probe(tx, "d3")));
+    first.open();
+    await Promise.all([first.done, kept, also]);
+    expect(((await lost) as Error).message).toBe("lease lost");
+    const rows = await stored(["d1", "d2", "d3", "d-lost", "fence-d1", "fence-d2", "fence-d3", "fence-lost"]);
+    expect([...rows.keys()].sort()).toEqual(["d1", "d2", "d3", "fence-d1", "fence-d2", "fence-d3"]);
+    // The fence wrote in its piece's transaction.
+    for (const k of ["d1", "d2", "d3"]) expect(rows.get(`fence-${k}`)).toBe(rows.get(k)!);
+  });
+
+  test("no more than maxMembers pieces share a transaction", async () => {
+    const commit = new SharedCommit(db(), { maxMembers: 2 });
+    const first = held(commit, "e0");
+    const rest = ["e1", "e2", "e3", "e4", "e5"].map((k) => commit.run((tx) => probe(tx, k)));
+    first.open();
+    const ids = await Promise.all(rest);
+    expect(ids[0]).toBe(ids[1]!);
+    expect(ids[2]).toBe(ids[3]!);
+    expect(new Set(ids).size).toBe(3);
+    expect(commit.counts).toEqual({ transactions: 2, members: 4, alone: 2 });
+  });
+});
