@@ -49,8 +49,12 @@ export class SharedCommit {
   private queue: Member[] = [];
   private running = false;
   private readonly maxMembers: number;
-  /** Shared transactions committed, and pieces of work they carried (for the bench and tests). */
-  readonly counts = { transactions: 0, members: 0, alone: 0 };
+  /**
+   * Shared transactions committed and the pieces of work they carried; transactions of one
+   * piece begun (a piece on its own, or run again after a shared one was given up); shared
+   * transactions given up (GET /metrics).
+   */
+  readonly counts = { shared: 0, members: 0, alone: 0, givenUp: 0 };
 
   constructor(
     private readonly db: Db,
@@ -95,12 +99,13 @@ export class SharedCommit {
         return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value);
       });
     } catch {
+      this.counts.givenUp++;
       // The error a piece met may be another's (the transaction was aborted under it), and a
       // failed commit names none (a deferred constraint two pieces broke together): each alone.
       await Promise.all(group.map((m) => this.alone(m)));
       return;
     }
-    this.counts.transactions++;
+    this.counts.shared++;
     this.counts.members += group.length;
     group.forEach((m, i) => m.resolve(values[i]));
   }

@@ -148,10 +148,12 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     });
     // Runs after the actors have drained (cleanups run in reverse).
     cleanups.push(() => cluster.stop());
+    const actorCommits = { arrivals: cluster.sharedCommit(), processed: cluster.sharedCommit() };
+    metrics.watchCommits(actorCommits);
     actors.register(
       cluster.define(mailboxActor({
         db: cluster.actorDb,
-        commits: { arrivals: cluster.sharedCommit(), processed: cluster.sharedCommit() },
+        commits: actorCommits,
         keys,
         secrets,
         announceRevoked: (id) => bus.announceRevoked(id),

@@ -62,7 +62,7 @@ describe("SharedCommit", () => {
     const rows = await stored(["a1", "a2", "a3", "a4"]);
     expect(rows.get("a1")).toBe(own!);
     for (const k of ["a2", "a3", "a4"]) expect(rows.get(k)).toBe(shared[0]!);
-    expect(commit.counts).toEqual({ transactions: 1, members: 3, alone: 1 });
+    expect(commit.counts).toEqual({ shared: 1, members: 3, alone: 1, givenUp: 0 });
   });
 
   test("a piece that fails fails alone: the others are committed, each in a transaction of its own", async () => {
@@ -82,7 +82,7 @@ describe("SharedCommit", () => {
     const rows = await stored(["b2", "b3"]);
     expect(rows.get("b2")).toBe(a!);
     expect(rows.get("b3")).toBe(b!);
-    expect(commit.counts.transactions).toBe(0);
+    expect(commit.counts).toMatchObject({ shared: 0, givenUp: 1 });
   });
 
   test("a commit that fails (a deferred constraint two pieces broke together) fails only the piece that breaks it alone", async () => {
@@ -128,6 +128,6 @@ describe("SharedCommit", () => {
     expect(ids[0]).toBe(ids[1]!);
     expect(ids[2]).toBe(ids[3]!);
     expect(new Set(ids).size).toBe(3);
-    expect(commit.counts).toEqual({ transactions: 2, members: 4, alone: 2 });
+    expect(commit.counts).toEqual({ shared: 2, members: 4, alone: 2, givenUp: 0 });
   });
 });

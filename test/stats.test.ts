@@ -139,6 +139,12 @@ describe("GET /metrics (Prometheus)", () => {
     expect(text).toMatch(/mailroom_smtp_sessions_open \d/);
     expect(text).toMatch(/mailroom_actors_active \d+/);
     expect(text).toMatch(/mailroom_actor_queue_depth \d+/);
+    // The arrival above was committed: in a transaction of its own or in one it shared.
+    const commits = [...text.matchAll(/^mailroom_actor_commits_total\{kind="arrivals",shared="(true|false)"\} (\d+)$/gm)];
+    expect(commits.map((m) => m[1]).sort()).toEqual(["false", "true"]);
+    expect(commits.reduce((n, m) => n + Number(m[2]), 0)).toBeGreaterThan(0);
+    expect(text).toMatch(/^mailroom_actor_shared_writes_total\{kind="processed"\} \d+$/m);
+    expect(text).toMatch(/^mailroom_actor_shared_commits_given_up_total\{kind="arrivals"\} \d+$/m);
     expect(text).toContain("# TYPE mailroom_outbox_pending gauge");
     expect(text).toContain("# TYPE mailroom_outbox_lag_seconds gauge");
     // Jobs that end (test/jobs.test.ts makes them non-zero).

@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import type { ActorSystem } from "../../actors/runtime/index.ts";
 import type { Db } from "../../db/client.ts";
 import { rowsOf } from "../../db/migrate.ts";
-import { Registry } from "./registry.ts";
+import type { SharedCommit } from "../../db/shared-commit.ts";
+import { Registry, type Sample } from "./registry.ts";
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -100,6 +101,22 @@ export class ServiceMetrics {
           ]
         : [];
     });
+  }
+
+  /** The commits the mailbox actors share (db/shared-commit.ts), by kind of write. */
+  watchCommits(commits: Record<string, SharedCommit>): void {
+    const each = (f: (c: SharedCommit["counts"]) => Sample[]) => () => Object.entries(commits).flatMap(([kind, c]) => f(c.counts).map((x) => ({ ...x, labels: { kind, ...x.labels } })));
+    this.registry.collect(
+      "mailroom_actor_commits_total",
+      "Transactions the mailbox actors' writes were committed in, by kind of write (arrivals, processed): shared by several mailboxes, or of one mailbox's write alone.",
+      "counter",
+      each((c) => [
+        { labels: { shared: "true" }, value: c.shared },
+        { labels: { shared: "false" }, value: c.alone },
+      ]),
+    );
+    this.registry.collect("mailroom_actor_shared_writes_total", "Mailbox actors' writes committed in a shared transaction, by kind of write.", "counter", each((c) => [{ value: c.members }]));
+    this.registry.collect("mailroom_actor_shared_commits_given_up_total", "Shared transactions rolled back because one write or the commit failed (each write then ran alone), by kind of write.", "counter", each((c) => [{ value: c.givenUp }]));
   }
 
   render(): Promise<string> {
