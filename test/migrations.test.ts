@@ -81,7 +81,7 @@ describe("migrations on PGlite", () => {
   });
 
   test("messages and outbox leave room on each page for the updates that follow every insert (HOT)", async () => {
-    expect(await fillfactors(database)).toEqual({ messages: ["fillfactor=75"], outbox: ["fillfactor=80"] });
+    expect(await fillfactors(database)).toEqual({ messages: ["fillfactor=35"], outbox: ["fillfactor=80"] });
   });
 
   test("the unique constraints are enforced", async () => {
@@ -145,7 +145,7 @@ describe.if(usingPostgres)("migrations on PostgreSQL", () => {
   });
 
   test("messages and outbox leave room on each page for the updates that follow every insert (HOT)", async () => {
-    expect(await fillfactors(opened[0]!)).toEqual({ messages: ["fillfactor=75"], outbox: ["fillfactor=80"] });
+    expect(await fillfactors(opened[0]!)).toEqual({ messages: ["fillfactor=35"], outbox: ["fillfactor=80"] });
   });
 
   test("the columns that carry message bodies compress with lz4, and a large payload is stored so", async () => {
