@@ -65,16 +65,19 @@ export class SharedCommit {
 
   /** Runs `work` in a transaction shared with the work other actors hand over at the same time; settles after its commit. */
   run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, within: AsyncLocalStorage.snapshot(), resolve: resolve as (v: unknown) => void, reject });
-      if (this.running) return;
-      this.running = true;
-      // At once when none is in flight (waiting for company would be latency for nothing on a
-      // quiet node); the work handed over while this one runs goes together in the next.
-      void this.drain();
-    });
+    const within = AsyncLocalStorage.snapshot();
+    if (this.running) return new Promise<T>((resolve, reject) => void this.queue.push({ work, within, resolve: resolve as (v: unknown) => void, reject }));
+    // None in flight: this work goes at once, in a transaction of its own (waiting for company
+    // would be latency for nothing on a quiet node, and one mailbox's actor, which hands over its
+    // next work only once this is done, always finds the way clear); the work handed over
+    // meanwhile goes together in the next. The callback returns nothing: the caller does not
+    // wait for the next transaction, and finds `running` cleared when there is none.
+    this.running = true;
+    this.counts.alone++;
+    return this.db.transaction((tx) => this.perform({ work, within }, tx) as Promise<T>).finally(() => void this.drain());
   }
 
+  /** Runs what queued while a transaction was in flight, a shared transaction at a time; called with `running` set. */
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
@@ -119,7 +122,7 @@ export class SharedCommit {
     }
   }
 
-  private perform(m: Member, tx: Tx): Promise<unknown> {
+  private perform(m: Pick<Member, "work" | "within">, tx: Tx): Promise<unknown> {
     return m.within(async () => {
       const value = await m.work(tx);
       if (this.opts.finish) await this.opts.finish(tx);

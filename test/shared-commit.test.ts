@@ -17,24 +17,30 @@ import { startTestService, type TestService } from "./harness.ts";
 let t: TestService;
 beforeAll(async () => {
   t = await startTestService();
-  await db().execute(sql`create table shared_commit_probe (k text primary key, txid text not null)`);
-  await db().execute(sql`create table shared_commit_deferred (k text, constraint shared_commit_deferred_k unique (k) deferrable initially deferred)`);
+  // On PostgreSQL the test services share DATABASE_URL's database: the tables may be there from
+  // an earlier run, and this run's keys are its own (`key`).
+  await db().execute(sql`create table if not exists shared_commit_probe (k text primary key, txid text not null)`);
+  await db().execute(sql`create table if not exists shared_commit_deferred (k text, constraint shared_commit_deferred_k unique (k) deferrable initially deferred)`);
 });
 afterAll(() => t.stop());
 
 const db = (): Db => t.service.internals.database.db;
+const run = crypto.randomUUID().slice(0, 8);
+/** A key of this run. */
+const key = (k: string) => `${run}-${k}`;
 /** What `p` fails with, or undefined. (Not `expect(p).rejects`: it waits without the event loop the embedded database's thread answers through.) */
 const failure = (p: Promise<unknown>): Promise<unknown> => p.then(() => undefined, (err: unknown) => err);
 
 /** Writes a row named `k` with the id of the transaction it ran in, and answers that id. */
 async function probe(tx: Tx, k: string): Promise<string> {
-  const [row] = rowsOf<{ txid: string }>(await tx.execute(sql`insert into shared_commit_probe (k, txid) values (${k}, txid_current()::text) returning txid`));
+  const [row] = rowsOf<{ txid: string }>(await tx.execute(sql`insert into shared_commit_probe (k, txid) values (${key(k)}, txid_current()::text) returning txid`));
   return row!.txid;
 }
 
 async function stored(keys: string[]): Promise<Map<string, string>> {
-  const rows = rowsOf<{ k: string; txid: string }>(await db().execute(sql`select k, txid from shared_commit_probe where k in ${sql.raw(`(${keys.map((k) => `'${k}'`).join(", ")})`)}`));
-  return new Map(rows.map((r) => [r.k, r.txid]));
+  const rows = rowsOf<{ k: string; txid: string }>(await db().execute(sql`select k, txid from shared_commit_probe where k like ${`${run}-%`}`));
+  const wanted = new Set(keys);
+  return new Map(rows.map((r) => [r.k.slice(run.length + 1), r.txid] as const).filter(([k]) => wanted.has(k)));
 }
 
 /** A piece of work held open until `open()`: what is handed over meanwhile queues behind it. */
@@ -88,12 +94,12 @@ describe("SharedCommit", () => {
   test("a commit that fails (a deferred constraint two pieces broke together) fails only the piece that breaks it alone", async () => {
     const commit = new SharedCommit(db());
     const first = held(commit, "c1");
-    const twins = [1, 2].map(() => failure(commit.run(async (tx) => void (await tx.execute(sql`insert into shared_commit_deferred (k) values ('twin')`)))));
+    const twins = [1, 2].map(() => failure(commit.run(async (tx) => void (await tx.execute(sql`insert into shared_commit_deferred (k) values (${key("twin")})`)))));
     first.open();
     await first.done;
     const errors = await Promise.all(twins);
     expect(errors.filter((e) => e === undefined).length).toBe(1);
-    const [{ n }] = rowsOf<{ n: number }>(await db().execute(sql`select count(*)::int as n from shared_commit_deferred where k = 'twin'`)) as [{ n: number }];
+    const [{ n }] = rowsOf<{ n: number }>(await db().execute(sql`select count(*)::int as n from shared_commit_deferred where k = ${key("twin")}`)) as [{ n: number }];
     expect(n).toBe(1);
   });
 
@@ -103,7 +109,7 @@ describe("SharedCommit", () => {
       finish: async (tx) => {
         const who = lease.getStore();
         if (who === "lost") throw new Error("lease lost");
-        await tx.execute(sql`insert into shared_commit_probe (k, txid) values (${`fence-${who}`}, txid_current()::text)`);
+        await tx.execute(sql`insert into shared_commit_probe (k, txid) values (${key(`fence-${who}`)}, txid_current()::text)`);
       },
     });
     const first = lease.run("d1", () => held(commit, "d1"));
