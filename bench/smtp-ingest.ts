@@ -42,6 +42,10 @@
  * On a shared machine whose speed drifts by a third between minutes, runs made minutes apart
  * compare the machine, not the code; runs made in the same round compare the code.
  *
+ * Each run also prints the mailbox actors' commits per message by kind of write (arrivals,
+ * processed), how many of them were shared by several mailboxes, and the writes each shared one
+ * carried (GET /metrics, db/shared-commit.ts; left out for a build without them).
+ *
  * BENCH_CPU_PROF=<dir> writes a CPU profile of the service (markdown) there on exit.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -284,6 +288,34 @@ interface Target {
   smtpPort: number;
   rcpts: string[];
   processed: Map<string, number>;
+  /** The service's HTTP base and admin token (GET /metrics). */
+  base: string;
+  admin: string;
+}
+
+type Commits = Record<string, { shared: number; alone: number; writes: number }>;
+
+/** The mailbox actors' commits so far, by kind of write (GET /metrics: db/shared-commit.ts); empty for a build without them. */
+async function actorCommits(t: Target): Promise<Commits> {
+  const text = await fetch(`${t.base}/metrics`, { headers: { authorization: `Bearer ${t.admin}` } })
+    .then((r) => (r.ok ? r.text() : ""))
+    .catch(() => "");
+  const commits: Commits = {};
+  const of = (kind: string) => (commits[kind] ??= { shared: 0, alone: 0, writes: 0 });
+  for (const m of text.matchAll(/^mailroom_actor_commits_total\{kind="(\w+)",shared="(true|false)"\} (\d+)$/gm)) of(m[1]!)[m[2] === "true" ? "shared" : "alone"] = Number(m[3]);
+  for (const m of text.matchAll(/^mailroom_actor_shared_writes_total\{kind="(\w+)"\} (\d+)$/gm)) of(m[1]!).writes = Number(m[2]);
+  return commits;
+}
+
+/** "arrivals 0.80 (0.10 shared, 3.1 writes each), processed …" per message, from two readings of actorCommits. */
+function commitsPerMessage(before: Commits, after: Commits, messages: number): string {
+  return Object.entries(after)
+    .map(([kind, a]) => {
+      const b = before[kind] ?? { shared: 0, alone: 0, writes: 0 };
+      const shared = a.shared - b.shared;
+      return `${kind} ${fmt((shared + a.alone - b.alone) / messages)} (${fmt(shared / messages)} shared, ${fmt(shared > 0 ? (a.writes - b.writes) / shared : 0)} writes each)`;
+    })
+    .join(", ");
 }
 
 /** Starts the service of checkout `root` on a fresh database of its own, with `mailboxCount` mailboxes watched. */
@@ -318,7 +350,7 @@ async function setUp(label: string, root: string): Promise<Target> {
     rcpts.push(created.primary_mailbox.email_address);
     watchProcessed(base, admin, created.primary_mailbox.id, processed, stopStreams.signal);
   }
-  return { label, svc, db, dbName: db ? new URL(db.url).pathname.slice(1) : null, smtpPort, rcpts, processed };
+  return { label, svc, db, dbName: db ? new URL(db.url).pathname.slice(1) : null, smtpPort, rcpts, processed, base, admin };
 }
 
 interface RunFigures {
@@ -341,6 +373,7 @@ async function measure(t: Target, body: (n: number) => string, prefix: string, s
   const svcCpu0 = cpuMsOf(t.svc.proc.pid);
   const threads0 = threadCpuMs(t.svc.proc.pid);
   const pgCpu0 = pgCpuMs(t.dbName);
+  const commits0 = await actorCommits(t);
   const client0 = process.cpuUsage();
   const service = await drive(t.smtpPort, t.rcpts, body);
   // Every accepted message must get processed; wait for the backlog (bounded).
@@ -354,6 +387,7 @@ async function measure(t: Target, body: (n: number) => string, prefix: string, s
   const byThread = Object.keys(threads1)
     .map((k) => `${k} ${fmt((threads1[k]! - (threads0[k] ?? 0)) / service.count)}`)
     .join(", ");
+  const commits = commitsPerMessage(commits0, await actorCommits(t), service.count);
   const lags = ids.filter((s) => t.processed.has(s.id)).map((s) => t.processed.get(s.id)! - s.at);
   lags.sort((a, b) => a - b);
   const overTwoSeconds = lags.filter((l) => l > 2000).length;
@@ -362,7 +396,8 @@ async function measure(t: Target, body: (n: number) => string, prefix: string, s
       `service ${fmt(service.perSecond)} msg/s (p50 ${fmt(service.p50)} ms, p99 ${fmt(service.p99)} ms, max ${fmt(service.max)} ms)${share(service.perSecond)}` +
       ` | processed ${lags.length}/${service.count}, unprocessed ${ids.length - lags.length}, 250→processed p50 ${fmt(pct(lags, 0.5))} ms, p99 ${fmt(pct(lags, 0.99))} ms, max ${fmt(lags.at(-1) ?? NaN)} ms, over 2 s: ${overTwoSeconds}` +
       ` | CPU per message: service ${fmt(svcCpu / service.count)} ms (${byThread})${t.db ? ` + PostgreSQL backends ${fmt(pgCpu / service.count)} ms` : " (database included)"}` +
-      `; this bench's own client (SMTP and event streams, on the same cores) ${fmt((client.user + client.system) / 1000 / service.count)} ms`,
+      `; this bench's own client (SMTP and event streams, on the same cores) ${fmt((client.user + client.system) / 1000 / service.count)} ms` +
+      (commits ? ` | actor commits per message: ${commits}` : ""),
   );
   return { perSecond: service.perSecond, p99: service.p99, overTwoSeconds, cpuMs: svcCpu / service.count, pgCpuMs: pgCpu / service.count };
 }
