@@ -6,9 +6,9 @@
  * a message or two, and a node made two commits and a statement of each kind per message (half
  * a commit and a fourth of a statement for one mailbox), each commit a BEGIN and COMMIT, a WAL
  * flush and its own socket writes. Here the actors' transactions that come together share one:
- * whatever work is queued when the previous shared transaction ends runs in the next, each
- * piece of work on the same connection alongside the others (their statements go out together),
- * and commits with them.
+ * work handed over while a transaction is in flight waits for it and then runs in the next,
+ * each piece on the same connection alongside the others (their statements go out together),
+ * and commits with them; work handed over when none is in flight goes at once.
  *
  * What the actor sees is unchanged: its work runs in a transaction and its promise settles after
  * the commit. If any piece of work fails, or the commit does, the shared transaction is rolled
