@@ -16,9 +16,9 @@
  * 250; then, once every accepted message is processed, how long after its 250 the message's
  * `message.processed` event arrived on the mailbox's SSE stream (p50/p99/max, how many took
  * over 2 s), and the CPU time per accepted message of the service process (all its threads;
- * split into the main thread, the Workers, the JIT, the collector and the rest)
- * and of the PostgreSQL backends serving its database (not the shared WAL writer and
- * checkpointer), and of the bare server per message. Also this bench's own CPU per message
+ * split into the main thread, the Workers (each one's share too, largest first), the JIT, the
+ * collector and the rest) and of the PostgreSQL backends serving its database (not the shared
+ * WAL writer and checkpointer), and of the bare server per message. Also this bench's own CPU per message
  * while it drives the service (its SMTP clients and its event-stream watchers): it runs on
  * the same cores, so what it spends the service and the database cannot.
  *
@@ -242,8 +242,8 @@ function cpuMsOf(pid: number): number {
 
 /**
  * CPU ms of a process's live threads by kind: the main (event-loop) thread, the JavaScript
- * Workers, the JIT compiler, the garbage collector and allocator, and the rest. A thread that
- * has exited is in the process total only.
+ * Workers (and each Worker as "worker <tid>"), the JIT compiler, the garbage collector and
+ * allocator, and the rest. A thread that has exited is in the process total only.
  */
 function threadCpuMs(pid: number): Record<string, number> {
   const out: Record<string, number> = { main: 0, workers: 0, jit: 0, gc: 0, other: 0 };
@@ -258,6 +258,7 @@ function threadCpuMs(pid: number): Record<string, number> {
       const ms = (Number(f[11]) + Number(f[12])) * 10;
       const kind = tid === String(pid) ? "main" : comm === "Worker" ? "workers" : comm.startsWith("JIT") ? "jit" : /HeapHelper|ollector|scavenger|GC/i.test(comm) ? "gc" : "other";
       out[kind]! += ms;
+      if (kind === "workers") out[`worker ${tid}`] = ms;
     } catch {}
   }
   return out;
@@ -384,8 +385,12 @@ async function measure(t: Target, body: (n: number) => string, prefix: string, s
   const client = process.cpuUsage(client0);
   const pgCpu = pgCpuMs(t.dbName) - pgCpu0;
   const threads1 = threadCpuMs(t.svc.proc.pid);
+  const spent = (k: string) => (threads1[k]! - (threads0[k] ?? 0)) / service.count;
+  // Each Worker's own share too (the parser's, mailauth's, the blob threads'): the kinds alone hid one costing a tenth.
+  const workers = Object.keys(threads1).filter((k) => k.startsWith("worker ")).map(spent).filter((ms) => ms >= 0.005).sort((a, b) => b - a);
   const byThread = Object.keys(threads1)
-    .map((k) => `${k} ${fmt((threads1[k]! - (threads0[k] ?? 0)) / service.count)}`)
+    .filter((k) => !k.startsWith("worker "))
+    .map((k) => `${k} ${fmt(spent(k))}${k === "workers" && workers.length > 1 ? ` = ${workers.map(fmt).join(" + ")}` : ""}`)
     .join(", ");
   const commits = commitsPerMessage(commits0, await actorCommits(t), service.count);
   const lags = ids.filter((s) => t.processed.has(s.id)).map((s) => t.processed.get(s.id)! - s.at);

@@ -192,6 +192,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
       trust: { relays: config.trustedRelays, authservIds: config.trustedAuthservIds },
     });
     cleanups.push(() => assessor.close());
+    metrics.watchAuthVerdicts(assessor.authVerdicts);
     const processor = new InboundProcessor(database.db, mailboxesClient, parser, assessor, recentRaw, config.searchVector);
     const deliverer = new Deliverer(database.db, mailboxesClient, recipients, ingest, {
       relayUrl: config.smtpRelayUrl,

@@ -119,6 +119,17 @@ export class ServiceMetrics {
     this.registry.collect("mailroom_actor_shared_commits_given_up_total", "Shared transactions rolled back because one write or the commit failed (each write then ran alone), by kind of write.", "counter", each((c) => [{ value: c.givenUp }]));
   }
 
+  /** Inbound mail whose SPF/DKIM/DMARC verdict was a recent message's (src/mail/assess/auth-verdicts.ts). */
+  watchAuthVerdicts(verdicts: { readonly reused: number } | null): void {
+    if (!verdicts) return;
+    this.registry.collect(
+      "mailroom_auth_verdicts_reused_total",
+      "Inbound messages that took the SPF/DKIM/DMARC verdict of a recent unsigned message with the same client, envelope sender and From instead of running mailauth.",
+      "counter",
+      () => [{ value: verdicts.reused }],
+    );
+  }
+
   render(): Promise<string> {
     return this.registry.render();
   }

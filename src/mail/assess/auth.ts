@@ -6,6 +6,7 @@
 import { promises as dns } from "node:dns";
 import { authenticate } from "mailauth";
 import type { AuthResults, Envelope } from "../types.ts";
+import { HEAD_SCAN_BYTES, headLength } from "./auth-head.ts";
 import { cachingResolver } from "./dns-cache.ts";
 
 export type Resolver = (name: string, rrtype: string) => Promise<unknown>;
@@ -26,9 +27,6 @@ const DKIM = new Set<AuthResults["dkim"]>(["pass", "fail", "none", "temperror", 
 const DMARC = new Set<AuthResults["dmarc"]>(["pass", "fail", "none", "temperror", "permerror"]);
 // When several signatures disagree the best one speaks for the message, as DMARC reads it.
 const DKIM_ORDER: AuthResults["dkim"][] = ["pass", "fail", "temperror", "permerror", "policy", "neutral", "none"];
-
-/** A head longer than this is read as if it were all head (mailauth then sees everything). */
-const HEAD_SCAN_BYTES = 256 * 1024;
 
 const timeoutError = (name: string) => Object.assign(new Error(`DNS lookup of ${name} timed out`), { code: "ETIMEOUT" });
 
@@ -128,19 +126,6 @@ function dkimRowResult(row: DkimRow): AuthResults["dkim"] {
   if (!result || !DKIM.has(result)) return "neutral";
   if (result === "neutral" && row.bodyHash && row.bodyHashExpecting && row.bodyHash !== row.bodyHashExpecting) return "fail";
   return result;
-}
-
-/** Bytes up to and including the blank line that ends the head (all of them when there is none). */
-function headLength(raw: Uint8Array): number {
-  if (raw[0] === 0x0a) return 1;
-  if (raw[0] === 0x0d && raw[1] === 0x0a) return 2;
-  const scan = Math.min(raw.byteLength, HEAD_SCAN_BYTES);
-  for (let i = 0; i < scan - 1; i++) {
-    if (raw[i] !== 0x0a) continue;
-    if (raw[i + 1] === 0x0a) return i + 2;
-    if (raw[i + 1] === 0x0d && raw[i + 2] === 0x0a) return i + 3;
-  }
-  return raw.byteLength;
 }
 
 /** Cheap look at the header block, so a timed-out run can still tell signed from unsigned. */

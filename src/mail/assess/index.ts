@@ -10,6 +10,7 @@ import type { Disposition } from "../../../db/schema/knowledge.ts";
 import type { Assessment, AuthResults, Envelope, HeaderField, ParsedMail } from "../types.ts";
 import { WorkerPool } from "../../workers/pool.ts";
 import { checkAuth, type Resolver } from "./auth.ts";
+import { AuthVerdicts, verdictKey } from "./auth-verdicts.ts";
 import type { AuthRequest } from "./auth-worker.ts";
 import type { ContentReply, ContentRequest } from "./content-worker.ts";
 import { assessMessageContent, type ContentVerdict } from "./content.ts";
@@ -34,6 +35,12 @@ export interface AssessorOptions {
   authWorkers?: number;
   /** Relays (IPs, CIDR blocks) and authserv-ids whose verdict headers count (upstream.ts); none by default. */
   trust?: TrustSettings;
+  /**
+   * Reuse the verdict of unsigned mail with the same envelope, From and Return-Path for a while
+   * (auth-verdicts.ts). On by default with the system DNS; off with a `resolver` (a test's zone
+   * may change between two messages) unless asked for.
+   */
+  reuseVerdicts?: boolean;
 }
 
 /**
@@ -68,6 +75,8 @@ export class Assessor {
   private contentPool: WorkerPool<ContentRequest, ContentReply> | null = null;
   /** Content verdicts made in the content pool's threads (tests; each is one the event loop did not make). */
   contentVerdictsOffThread = 0;
+  /** Recent verdicts of unsigned mail (null when not reused): `reused` counts the messages that took one. */
+  readonly authVerdicts: AuthVerdicts | null;
 
   /** The mail domain the content verdict is made for (AssessorOptions.mailDomain). */
   get domain(): string {
@@ -79,6 +88,7 @@ export class Assessor {
     this.dnsTimeoutMs = opts.dnsTimeoutMs ?? 1500;
     this.resolver = opts.resolver;
     this.authWorkers = opts.authWorkers ?? 1;
+    this.authVerdicts = (opts.reuseVerdicts ?? !opts.resolver) ? new AuthVerdicts() : null;
     this.trust = opts.trust ?? { relays: [], authservIds: [] };
     this.relays = relayList(this.trust.relays);
   }
@@ -108,8 +118,14 @@ export class Assessor {
     return assessMessageContent(input, this.mailDomain);
   }
 
-  /** mailauth's work, in the auth pool unless a resolver (which cannot cross threads) was given. */
+  /** The verdict of a recent message mailauth would read the same (auth-verdicts.ts), or mailauth's. */
   private async auth(raw: Uint8Array, envelope: Envelope): Promise<AuthResults> {
+    const key = this.authVerdicts ? verdictKey(raw, envelope) : null;
+    return key ? this.authVerdicts!.verdictFor(key, () => this.mailauth(raw, envelope)) : this.mailauth(raw, envelope);
+  }
+
+  /** mailauth's work, in the auth pool unless a resolver (which cannot cross threads) was given. */
+  private async mailauth(raw: Uint8Array, envelope: Envelope): Promise<AuthResults> {
     const opts = { mta: this.mailDomain, timeoutMs: this.dnsTimeoutMs };
     if (this.resolver) return checkAuth(raw, envelope, { ...opts, resolver: this.resolver });
     this.authPool ??= new WorkerPool({ url: new URL("./auth-worker.ts", import.meta.url), workers: this.authWorkers, timeoutMs: this.dnsTimeoutMs + AUTH_CPU_MS });
