@@ -40,8 +40,10 @@ const { parseHeaders } = createRequire(import.meta.url)("mailauth/lib/tools") as
  * to read here.
  */
 export function verdictKey(raw: Uint8Array, envelope: Envelope): string | null {
-  const headEnd = headLength(raw);
-  if (headEnd > KEY_HEAD_BYTES) return null;
+  // Only as far as a head may reach here: a long head is not scanned to its end on the event loop.
+  const probe = raw.subarray(0, Math.min(raw.byteLength, KEY_HEAD_BYTES));
+  const headEnd = headLength(probe);
+  if (headEnd === probe.byteLength && probe.byteLength < raw.byteLength) return null;
   let lines = 0;
   for (let i = raw.indexOf(0x0a); i !== -1 && i < headEnd; i = raw.indexOf(0x0a, i + 1)) if (++lines > KEY_HEAD_LINES) return null;
   const parts: string[] = [envelope.remoteAddress || "", envelope.heloName || "", envelope.mailFrom || ""];
