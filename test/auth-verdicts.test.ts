@@ -164,3 +164,30 @@ describe("an assessor reusing verdicts", () => {
     expect(new Assessor({ mailDomain: "mail.localhost" }).authVerdicts).not.toBeNull();
   });
 });
+
+describe("authentication started before the parse", () => {
+  test("assess() takes the verdict it is handed instead of asking again, and authenticate() never rejects", async () => {
+    const seen: string[] = [];
+    const zone = async (name: string, rrtype: string) => {
+      seen.push(`${rrtype} ${name}`);
+      if (name === "sender.example" && rrtype === "TXT") return [["v=spf1 ip4:203.0.113.9 -all"]];
+      throw Object.assign(new Error(`query${rrtype} ENOTFOUND ${name}`), { code: "ENOTFOUND" });
+    };
+    const assessor = new Assessor({ mailDomain: "mail.localhost", resolver: zone });
+    const raw = message();
+    // Started with nothing parsed yet, as the mail.process job starts it.
+    const auth = assessor.authenticate(raw, envelope());
+    const mail = await parseInline(raw);
+    const asked = seen.length;
+    const r = await assessor.assess({ raw, mail, headers: mail.headers, envelope: envelope(), auth });
+    expect(r.auth).toEqual({ spf: "pass", dkim: "none", dmarc: "none" });
+    expect(seen.length).toBe(asked);
+    expect(asked).toBeGreaterThan(0);
+
+    const exploding = () => {
+      throw new Error("resolver exploded");
+    };
+    const broken = new Assessor({ mailDomain: "mail.localhost", resolver: exploding });
+    expect(await broken.authenticate(raw, envelope())).toMatchObject({ spf: "temperror", dmarc: "temperror" });
+  });
+});

@@ -65,6 +65,8 @@ export class InboundProcessor {
     if (!raw) throw new JobFailed(`the raw message (sha256 ${message.rawSha256}) is missing`);
 
     const env = message.envelope ?? { mailFrom: null, rcptTo: [message.toAddress], remoteAddress: null, heloName: null };
+    // Authentication reads only the raw bytes and the envelope: its DNS waits overlap the parse.
+    const auth = this.assessor.authenticate(raw, env);
     // The content half of the assessment is made in the parser's worker, off the event loop.
     const fromChars = piecesFromChars(this.vectorBy);
     const vector = fromChars !== Infinity ? { numbersPlain: numbersRule(this.db).plain === true, fromChars, learned: this.lexicon.take() } : undefined;
@@ -75,13 +77,13 @@ export class InboundProcessor {
     // The texts (and their full-text vector) are written here, so that the actor's transaction
     // need not wait for them (see storeContent). The same statement reads the sender's
     // disposition (per message, not cached: blocking a sender takes effect on the next mail),
-    // while mailauth runs.
+    // while mailauth finishes.
     const sender = mail?.from?.address || message.fromAddress;
     const pieced = vector ? { pieces: outcome.ok ? (outcome.textPieces ?? null) : null, learned: (words: Parameters<LexiconFeed["learn"]>[0]) => this.lexicon.learn(words) } : undefined;
     const disposition = storeContent(this.db, messageId, parsed, sender, pieced).then((d) => d ?? dispositionFor(this.db, message.mailboxId, sender));
     // assess() awaits it; this only keeps a failure before then from counting as unhandled.
     disposition.catch(() => {});
-    const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition, content: outcome.ok ? outcome.content : undefined });
+    const assessment = await this.assessor.assess({ raw, mail, headers, envelope: env, disposition, content: outcome.ok ? outcome.content : undefined, auth });
     // Stored before the actor applies the result, whatever assess() read.
     await disposition;
     const result: ProcessedMail = { ...parsed, assessment };

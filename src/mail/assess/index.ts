@@ -118,6 +118,14 @@ export class Assessor {
     return assessMessageContent(input, this.mailDomain);
   }
 
+  /**
+   * SPF, DKIM and DMARC of a message: never rejects (a failure is temperror). Started by a caller
+   * before it parses the message, its DNS waits overlap the parse; assess() takes it as `auth`.
+   */
+  authenticate(raw: Uint8Array, envelope: Envelope): Promise<AuthResults> {
+    return this.auth(raw, envelope).catch((): AuthResults => ({ spf: envelope.remoteAddress ? "temperror" : "none", dkim: "temperror", dmarc: "temperror" }));
+  }
+
   /** The verdict of a recent message mailauth would read the same (auth-verdicts.ts), or mailauth's. */
   private async auth(raw: Uint8Array, envelope: Envelope): Promise<AuthResults> {
     const key = this.authVerdicts ? verdictKey(raw, envelope) : null;
@@ -143,10 +151,10 @@ export class Assessor {
    * for the mail in `mail`); without it the verdict is made here, on this thread. `disposition`
    * may still be on its way: it is awaited after the authentication checks.
    */
-  async assess(input: Omit<AssessInput, "disposition"> & { disposition?: Disposition | Promise<Disposition>; content?: ContentVerdict | null }): Promise<Assessment> {
-    const authRun = this.auth(input.raw, input.envelope).catch(
-      (): AuthResults => ({ spf: input.envelope.remoteAddress ? "temperror" : "none", dkim: "temperror", dmarc: "temperror" }),
-    );
+  async assess(
+    input: Omit<AssessInput, "disposition"> & { disposition?: Disposition | Promise<Disposition>; content?: ContentVerdict | null; auth?: Promise<AuthResults> },
+  ): Promise<Assessment> {
+    const authRun = input.auth ?? this.authenticate(input.raw, input.envelope);
     // The content is read while DNS is in flight; only the final rules need its answers.
     const content = input.content !== undefined ? input.content : assessMessageContent(input, this.mailDomain);
     const upstream = upstreamVerdict(input.headers, input.envelope, this.trust, this.relays);
