@@ -3,7 +3,7 @@
  *
  *   bun bench/smtp-ingest.ts [--seconds 10] [--connections 8] [--rounds 2] [--mailboxes 1]
  *                            [--message big|small] [--text filler|prose] [--distinct-text] [--pglite] [--messages N]
- *                            [--warmup N] [--text-kib N]
+ *                            [--warmup N] [--text-kib N] [--senders N]
  *
  * `big` (default) is 20 KiB of text and a 100 KiB attachment (158 KiB on the wire), `small`
  * 8 KiB of text; --text prose makes that text English-like prose instead of the "x x x"
@@ -27,6 +27,11 @@
  *
  * --text-kib N makes the small message's text N KiB instead of 8 (the big message's text stays
  * 20 KiB): how a cost that grows with the text (the full-text vector) compares across sizes.
+ *
+ * --senders N sends from N envelope senders in turn, each of its own domain (default 1: all from
+ * bench@example.com); 0 gives every message a sender of its own. A node reuses the SPF/DKIM/DMARC
+ * verdict of a recent unsigned message from the same client, sender and From
+ * (src/mail/assess/auth-verdicts.ts): --senders 0 measures mail that never gets to.
  *
  * --warmup N first sends N messages to each service and to the bare server, untimed, and waits
  * for them to be processed: the figures are then of a warm process. A cold one spends the first
@@ -68,6 +73,7 @@ const { values } = parseArgs({
     "distinct-text": { type: "boolean", default: false },
     warmup: { type: "string", default: "0" },
     "text-kib": { type: "string", default: "8" },
+    senders: { type: "string", default: "1" },
     against: { type: "string" },
   },
 });
@@ -80,6 +86,7 @@ const pglite = values.pglite === true;
 const messageLimit = Math.max(0, Number(values.messages));
 const warmup = Math.max(0, Number(values.warmup));
 const textKib = Number(values["text-kib"]);
+const senders = Math.max(0, Number(values.senders));
 if (!(textKib >= 1 && textKib <= 1024)) throw new Error("--text-kib is 1 to 1024");
 if (values.text !== "filler" && values.text !== "prose") throw new Error("--text is filler or prose");
 const textKind: BenchText = values.text;
@@ -124,8 +131,8 @@ class Client {
     return line;
   }
   /** Sends one message; returns ms from the end of DATA to the 250, and the 250's text. */
-  async send(rcpt: string, data: string): Promise<{ ms: number; line: string }> {
-    await this.expect("MAIL FROM:<bench@example.com>\r\n", "250");
+  async send(sender: string, rcpt: string, data: string): Promise<{ ms: number; line: string }> {
+    await this.expect(`MAIL FROM:<${sender}>\r\n`, "250");
     await this.expect(`RCPT TO:<${rcpt}>\r\n`, "250");
     await this.expect("DATA\r\n", "354");
     const p = this.reply();
@@ -164,6 +171,9 @@ async function buildBody(): Promise<(n: number) => string> {
 
 type Sent = { id: string | null; at: number };
 
+/** The envelope sender of message `n`: one for all (--senders 1), one of N in turn, or (0) one of its own. */
+const senderOf = (n: number) => (senders === 1 ? "bench@example.com" : `bench@s${senders === 0 ? n : n % senders}.example.com`);
+
 /** The next message's number: it runs on over every drive of the run, so no two texts repeat. */
 let sequence = 0;
 
@@ -180,7 +190,7 @@ async function drive(port: number, rcpts: string[], body: (n: number) => string,
       while (limit > 0 ? seq < limit : performance.now() < end) {
         seq++;
         const n = sequence++;
-        const { ms, line } = await c.send(rcpts[n % rcpts.length]!, `X-Bench-Seq: ${ci}-${n}-${t0}\r\n${body(n)}\r\n.\r\n`);
+        const { ms, line } = await c.send(senderOf(n), rcpts[n % rcpts.length]!, `X-Bench-Seq: ${ci}-${n}-${t0}\r\n${body(n)}\r\n.\r\n`);
         latencies.push(ms);
         sent.push({ id: /queued as (\S+)/.exec(line)?.[1] ?? null, at: performance.now() });
       }
@@ -426,7 +436,7 @@ try {
   const body = await buildBody();
 
   console.log(
-    `inbound SMTP ingest: ${small ? `${textKib} KiB text` : "20 KiB text + 100 KiB attachment"} (${textKind}${distinctText ? ", distinct texts" : ""}) (${(body(0).length / 1024).toFixed(0)} KiB on the wire), ${connections} connections, ${mailboxCount} mailbox(es), ${seconds} s per run, ${rounds} rounds, ${pglite ? "PGlite (embedded)" : `PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`}`,
+    `inbound SMTP ingest: ${small ? `${textKib} KiB text` : "20 KiB text + 100 KiB attachment"} (${textKind}${distinctText ? ", distinct texts" : ""}) (${(body(0).length / 1024).toFixed(0)} KiB on the wire), ${connections} connections, ${mailboxCount} mailbox(es), ${senders === 1 ? "one sender" : senders === 0 ? "a sender per message" : `${senders} senders`}, ${seconds} s per run, ${rounds} rounds, ${pglite ? "PGlite (embedded)" : `PostgreSQL${process.env.NATS_URL ? " + NATS" : ""}`}`,
   );
   if (warmup > 0) {
     await drive(barePort, targets[0]!.rcpts, body, warmup);

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { availableParallelism, hostname } from "node:os";
 import { resolve } from "node:path";
 import { NATS_PREFIX_RE } from "./cluster/nats-names.ts";
@@ -74,6 +75,8 @@ export interface Config {
   /** Time budget of validating one instance against an action schema, in a worker. */
   schemaValidationTimeoutMs: number;
   dnsTimeoutMs: number;
+  /** The DNS servers SPF/DKIM/DMARC ask (ip or ip:port, [v6]:port); empty: the system's. */
+  dnsServers: string[];
   /** Relays (IPs, CIDR blocks) whose spam verdict and Authentication-Results headers count (src/mail/assess/upstream.ts). */
   trustedRelays: string[];
   /** authserv-ids whose Authentication-Results count when a trusted hop wrote them. */
@@ -175,6 +178,9 @@ export function loadConfig(env: Env = process.env): Config {
   } catch (err) {
     problems.push(`TRUSTED_RELAYS must be a comma-separated list of IP addresses and CIDR blocks: ${(err as Error).message}`);
   }
+  for (const server of list("DNS_SERVERS")) {
+    if (!dnsServerAddress(server)) problems.push(`DNS_SERVERS: "${server}" is not an IP address with an optional port (192.0.2.53, 192.0.2.53:5353, [2001:db8::53]:53)`);
+  }
   for (const id of list("TRUSTED_AUTHSERV_IDS")) {
     if (!/^[\x21-\x7e]{1,253}$/.test(id) || id.includes(";")) problems.push(`TRUSTED_AUTHSERV_IDS: "${id}" is not an authserv-id (a host name)`);
   }
@@ -229,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     intelLocalTimeoutMs: int("INTEL_LOCAL_TIMEOUT_MS", 5000, 100, 120_000),
     schemaValidationTimeoutMs: int("SCHEMA_VALIDATION_TIMEOUT_MS", 1000, 50, 60_000),
     dnsTimeoutMs: int("DNS_TIMEOUT_MS", 1500, 50, 30_000),
+    dnsServers: list("DNS_SERVERS"),
     trustedRelays: list("TRUSTED_RELAYS"),
     trustedAuthservIds: list("TRUSTED_AUTHSERV_IDS").map((s) => s.toLowerCase()),
     jobLeaseSeconds: int("JOB_LEASE_SECONDS", 60, 2, 3600),
@@ -296,4 +303,13 @@ function searchVectorOf(raw: string | undefined, problems: string[], onPostgres:
   if (value === "service" || value === "database" || value === "by-length") return value;
   if (value !== "auto") problems.push(`SEARCH_VECTOR must be auto, service, database or by-length, got "${raw}"`);
   return onPostgres ? "by-length" : "service";
+}
+
+/** A DNS server as node:dns setServers takes it: an IP, or an IP and a port ([v6]:port). */
+export function dnsServerAddress(server: string): boolean {
+  if (isIP(server)) return true;
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+)):(\d{1,5})$/.exec(server);
+  if (!m) return false;
+  const port = Number(m[3]);
+  return port >= 1 && port <= 65535 && (m[1] ? isIP(m[1]) === 6 : isIP(m[2]!) === 4);
 }

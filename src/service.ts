@@ -189,6 +189,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     const assessor = new Assessor({
       mailDomain: config.mailDomain,
       dnsTimeoutMs: config.dnsTimeoutMs,
+      dnsServers: config.dnsServers,
       trust: { relays: config.trustedRelays, authservIds: config.trustedAuthservIds },
     });
     cleanups.push(() => assessor.close());

@@ -8,6 +8,7 @@ import { AuthVerdicts, verdictKey } from "../src/mail/assess/auth-verdicts.ts";
 import { Assessor } from "../src/mail/assess/index.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
 import type { AuthResults, Envelope } from "../src/mail/types.ts";
+import { startDnsStub } from "./fixtures/dns-stub.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const envelope = (remoteAddress = "203.0.113.9", mailFrom: string | null = "news@sender.example", heloName = "mx.sender.example"): Envelope => ({
@@ -189,5 +190,45 @@ describe("authentication started before the parse", () => {
     };
     const broken = new Assessor({ mailDomain: "mail.localhost", resolver: exploding });
     expect(await broken.authenticate(raw, envelope())).toMatchObject({ spf: "temperror", dmarc: "temperror" });
+  });
+});
+
+describe("the auth threads (the system's DNS, or DNS_SERVERS)", () => {
+  test("ask the configured servers, and check unsigned mail of many senders at once, not one after another", async () => {
+    const stub = await startDnsStub({ zone: { "sender.example": "v=spf1 ip4:203.0.113.9 -all" }, delayMs: 150 });
+    const assessor = new Assessor({ mailDomain: "mail.localhost", dnsServers: [stub.address] });
+    const serial = new Assessor({ mailDomain: "mail.localhost", dnsServers: [stub.address], authConcurrency: 1, reuseVerdicts: false });
+    try {
+      // Only the stub knows sender.example: a pass proves the thread asked it.
+      expect(await assessor.authenticate(message(), envelope())).toEqual({ spf: "pass", dkim: "none", dmarc: "none" });
+      stub.maxInFlight = 0;
+      const many = await Promise.all(Array.from({ length: 12 }, (_, i) => assessor.authenticate(message(), envelope(undefined, `news@s${i}.example`))));
+      expect(many.every((r) => r.spf === "none")).toBe(true);
+      // Twelve messages' lookups were waiting at the server together (one thread, 32 at a time).
+      expect(stub.maxInFlight).toBeGreaterThanOrEqual(12);
+
+      stub.maxInFlight = 0;
+      const one = await Promise.all(Array.from({ length: 4 }, (_, i) => serial.authenticate(message(), envelope(undefined, `news@t${i}.example`))));
+      expect(one.every((r) => r.spf === "none")).toBe(true);
+      // One message at a time: its SPF and DMARC lookups at most.
+      expect(stub.maxInFlight).toBeLessThanOrEqual(2);
+    } finally {
+      await Promise.all([assessor.close(), serial.close(), stub.close()]);
+    }
+  });
+
+  test("signed mail still goes one at a time to a thread of its own", async () => {
+    const stub = await startDnsStub({ delayMs: 200 });
+    const assessor = new Assessor({ mailDomain: "mail.localhost", dnsServers: [stub.address] });
+    try {
+      stub.maxInFlight = 0;
+      const signed = (i: number) => message({ extra: `DKIM-Signature: v=1; a=rsa-sha256; d=s${i}.example; s=sel; h=from; bh=AAAA; b=BBBB\r\n` });
+      const results = await Promise.all(Array.from({ length: 3 }, (_, i) => assessor.authenticate(signed(i), envelope(undefined, `news@s${i}.example`))));
+      for (const r of results) expect(r.dkim).not.toBe("pass");
+      expect(stub.maxInFlight).toBeLessThanOrEqual(3);
+      expect(assessor.authVerdicts!.size).toBe(0);
+    } finally {
+      await Promise.all([assessor.close(), stub.close()]);
+    }
   });
 });

@@ -267,3 +267,14 @@ describe("trusted hops (issue 18)", () => {
     expect(configError({ TRUSTED_AUTHSERV_IDS: "mx.example.com; spf=pass" }).message).toContain("TRUSTED_AUTHSERV_IDS");
   });
 });
+
+describe("DNS_SERVERS", () => {
+  test("the system's by default; IPs of both families, with or without a port, are read", () => {
+    expect(loadConfig({}).dnsServers).toEqual([]);
+    expect(loadConfig({ DNS_SERVERS: " 192.0.2.53, 192.0.2.54:5353,2001:db8::53 ,[2001:db8::54]:53" }).dnsServers).toEqual(["192.0.2.53", "192.0.2.54:5353", "2001:db8::53", "[2001:db8::54]:53"]);
+  });
+
+  test.each(["dns.example.com", "192.0.2.53:0", "192.0.2.53:70000", "2001:db8::zz", "[192.0.2.53]:53", "192.0.2.53:"])("DNS_SERVERS=%p is refused", (value) => {
+    expect(configError({ DNS_SERVERS: value }).message).toContain("DNS_SERVERS");
+  });
+});

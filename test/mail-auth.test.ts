@@ -330,6 +330,24 @@ describe("the DNS answer cache", () => {
     await expect(resolver("nx.example", "TXT")).rejects.toThrow("nx");
     expect(calls.filter((c) => c === "nx.example")).toHaveLength(2);
   });
+
+  test("lookups of one name on their way at once ask once, a failure included", async () => {
+    const calls: string[] = [];
+    let answer!: (v: unknown) => void;
+    const resolver = cachingResolver(async (name) => {
+      calls.push(name);
+      if (name === "throws.example") throw Object.assign(new Error("refused"), { code: "ECONNREFUSED" });
+      return new Promise((r) => (answer = r));
+    });
+    const together = [resolver("a.example", "TXT"), resolver("A.example", "TXT"), resolver("a.example", "TXT")];
+    await Bun.sleep(0);
+    answer([["v=spf1 -all"]]);
+    expect(await Promise.all(together)).toEqual([[["v=spf1 -all"]], [["v=spf1 -all"]], [["v=spf1 -all"]]]);
+    expect(calls).toEqual(["a.example"]);
+    const failing = await Promise.allSettled([resolver("throws.example", "TXT"), resolver("throws.example", "TXT")]);
+    expect(failing.map((f) => (f.status === "rejected" ? (f.reason as Error).message : "answered"))).toEqual(["refused", "refused"]);
+    expect(calls).toEqual(["a.example", "throws.example"]);
+  });
 });
 
 describe("unsigned messages are authenticated on their head alone", () => {

@@ -27,6 +27,12 @@ export interface WorkerPoolOptions {
    * ordinary calls and still keep mail moving past a slow one.
    */
   spare?: { workers: number; afterMs: number };
+  /**
+   * Calls one thread runs at a time (default 1). More only for calls that mostly wait (DNS)
+   * and whose CPU is bounded: a call that overruns its budget terminates its thread, and the
+   * calls sharing that thread end as `failed` with it.
+   */
+  concurrency?: number;
 }
 
 export type PoolOutcome<R> = { ok: true; value: R } | { ok: false; kind: "timeout" | "failed" | "closed"; message: string };
@@ -48,8 +54,10 @@ interface Job<Q, R> {
 interface Slot<Q, R> {
   worker: Worker;
   ready: boolean;
-  job: Job<Q, R> | null;
-  timer: ReturnType<typeof setTimeout> | null;
+  /** The calls it runs, each with its budget's timer. */
+  jobs: Map<number, { job: Job<Q, R>; timer: ReturnType<typeof setTimeout> }>;
+  /** Until the worker says "ready". */
+  bootTimer: ReturnType<typeof setTimeout> | null;
   closed: Promise<void>;
 }
 
@@ -60,6 +68,7 @@ export class WorkerPool<Q, R> {
   readonly #workers: number;
   readonly #timeoutMs: number;
   readonly #spare: { workers: number; afterMs: number };
+  readonly #concurrency: number;
   /** Pumps the queue when its head will have waited `spare.afterMs`. */
   #spillTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #queue: Job<Q, R>[] = [];
@@ -78,6 +87,9 @@ export class WorkerPool<Q, R> {
       throw new RangeError("WorkerPool: spare needs a whole number of workers and a wait of 0 ms or more");
     }
     this.#spare = spare;
+    const concurrency = opts.concurrency ?? 1;
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError("WorkerPool: concurrency must be a whole number of 1 or more");
+    this.#concurrency = concurrency;
   }
 
   /** Runs one call; `transfer` lists buffers of `input` to move rather than copy. */
@@ -115,17 +127,25 @@ export class WorkerPool<Q, R> {
    */
   #pump(): void {
     if (this.#closed) return;
-    let busy = this.#slots.filter((s) => s.job).length;
-    while (this.#queue.length > 0 && busy < this.#limit()) {
-      const slot = this.#slots.find((s) => s.ready && !s.job);
+    while (this.#queue.length > 0) {
+      // A thread already running calls takes more up to `concurrency`; an idle one only while
+      // fewer threads than the limit are busy.
+      const room = this.#busyThreads() < this.#limit();
+      const slot = this.#slots.find((s) => s.ready && s.jobs.size < this.#concurrency && (s.jobs.size > 0 || room));
       if (!slot) break;
       this.#dispatch(slot, this.#queue.shift()!);
-      busy++;
     }
+    const busy = this.#busyThreads();
     const limit = this.#limit();
     const starting = this.#slots.filter((s) => !s.ready).length;
-    while (this.#queue.length > starting && this.#slots.length < limit && busy + starting < limit) this.#spawn();
+    while (this.#queue.length > starting * this.#concurrency && this.#slots.length < limit && busy + starting < limit) this.#spawn();
     this.#armSpill(busy);
+  }
+
+  #busyThreads(): number {
+    let busy = 0;
+    for (const s of this.#slots) if (s.jobs.size > 0) busy++;
+    return busy;
   }
 
   /** How many calls may run now: `workers`, and the spares while the queue's head has waited long enough. */
@@ -150,12 +170,12 @@ export class WorkerPool<Q, R> {
   }
 
   #dispatch(slot: Slot<Q, R>, job: Job<Q, R>): void {
-    slot.job = job;
-    slot.timer = setTimeout(() => this.#kill(slot, failed("timeout", `the call overran its budget of ${this.#timeoutMs} ms`)), this.#timeoutMs);
+    const timer = setTimeout(() => this.#kill(slot, failed("timeout", `the call overran its budget of ${this.#timeoutMs} ms`), job.id), this.#timeoutMs);
+    slot.jobs.set(job.id, { job, timer });
     try {
       slot.worker.postMessage({ id: job.id, input: job.input } satisfies WorkerRequest<Q>, job.transfer);
     } catch (err) {
-      this.#kill(slot, failed("failed", `could not send the call to a worker: ${String(err)}`));
+      this.#kill(slot, failed("failed", `could not send the call to a worker: ${String(err)}`), job.id);
     }
   }
 
@@ -167,19 +187,24 @@ export class WorkerPool<Q, R> {
     const nice = workerNice();
     if (nice > 0) worker.postMessage({ nice } satisfies WorkerPriority);
     let onClose!: () => void;
-    const slot: Slot<Q, R> = { worker, ready: false, job: null, timer: null, closed: new Promise((r) => (onClose = r)) };
-    slot.timer = setTimeout(() => this.#kill(slot, failed("failed", "worker did not start")), BOOT_TIMEOUT_MS);
+    const slot: Slot<Q, R> = { worker, ready: false, jobs: new Map(), bootTimer: null, closed: new Promise((r) => (onClose = r)) };
+    slot.bootTimer = setTimeout(() => this.#kill(slot, failed("failed", "worker did not start")), BOOT_TIMEOUT_MS);
     this.#slots.push(slot);
 
     worker.addEventListener("message", (event: MessageEvent<WorkerReply<R>>) => {
       if (!this.#slots.includes(slot)) return; // a late message from a worker already dropped
       const msg = event.data;
       if (msg.type === "ready") {
-        clearTimeout(slot.timer!);
-        slot.timer = null;
+        clearTimeout(slot.bootTimer!);
+        slot.bootTimer = null;
         slot.ready = true;
-      } else if (slot.job?.id === msg.id) {
-        this.#settle(slot, msg.ok ? { ok: true, value: msg.value } : failed("failed", msg.error));
+      } else {
+        const running = slot.jobs.get(msg.id);
+        if (running) {
+          clearTimeout(running.timer);
+          slot.jobs.delete(msg.id);
+          running.job.resolve(msg.ok ? { ok: true, value: msg.value } : failed("failed", msg.error));
+        }
       }
       this.#pump();
     });
@@ -196,16 +221,17 @@ export class WorkerPool<Q, R> {
   }
 
   /**
-   * Drops a worker, failing the job it holds. A worker that dies while starting takes the
-   * oldest queued job with it, so a worker that can never start fails calls instead of
-   * leaving them queued for ever, and is not respawned in a tight loop.
+   * Drops a worker, failing the calls it runs: `outcome` for the call `culprit` (all of them
+   * when none is named), a failure for the calls that shared its thread. A worker that dies
+   * while starting takes the oldest queued job with it, so a worker that can never start fails
+   * calls instead of leaving them queued for ever, and is not respawned in a tight loop.
    */
-  #kill(slot: Slot<Q, R>, outcome: PoolOutcome<R>): void {
+  #kill(slot: Slot<Q, R>, outcome: PoolOutcome<R>, culprit?: number): void {
     const at = this.#slots.indexOf(slot);
     if (at < 0) return;
     this.#slots.splice(at, 1);
     const bootFailure = !slot.ready;
-    this.#settle(slot, outcome);
+    this.#settle(slot, outcome, culprit);
     slot.worker.terminate();
     if (bootFailure) this.#queue.shift()?.resolve(outcome);
     // Replace it at once so the pool stays warm; #pump starts one only if work is waiting.
@@ -213,11 +239,15 @@ export class WorkerPool<Q, R> {
     this.#pump();
   }
 
-  #settle(slot: Slot<Q, R>, outcome: PoolOutcome<R>): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
-    const job = slot.job;
-    slot.job = null;
-    job?.resolve(outcome);
+  #settle(slot: Slot<Q, R>, outcome: PoolOutcome<R>, culprit?: number): void {
+    if (slot.bootTimer) clearTimeout(slot.bootTimer);
+    slot.bootTimer = null;
+    const running = [...slot.jobs.values()];
+    slot.jobs.clear();
+    const bystander = culprit === undefined || outcome.ok ? outcome : failed("failed", `its worker was stopped: ${outcome.message}`);
+    for (const { job, timer } of running) {
+      clearTimeout(timer);
+      job.resolve(job.id === culprit ? outcome : bystander);
+    }
   }
 }

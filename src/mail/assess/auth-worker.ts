@@ -7,6 +7,7 @@ import { serveWorker } from "../../workers/serve.ts";
 import type { AuthResults, Envelope } from "../types.ts";
 import { checkAuth } from "./auth.ts";
 
-export type AuthRequest = { raw: Uint8Array; envelope: Envelope; mta: string; timeoutMs: number };
+export type AuthRequest = { raw: Uint8Array; envelope: Envelope; mta: string; timeoutMs: number; dnsServers?: string[] };
 
-serveWorker<AuthRequest, AuthResults>(({ raw, envelope, mta, timeoutMs }) => checkAuth(raw, envelope, { mta, timeoutMs }));
+// Several calls at a time for the head-only pool (Assessor): each awaits its DNS, so they interleave.
+serveWorker<AuthRequest, AuthResults>(({ raw, envelope, mta, timeoutMs, dnsServers }) => checkAuth(raw, envelope, { mta, timeoutMs, dnsServers }));

@@ -16,6 +16,8 @@ export interface AuthOptions {
   mta: string;
   timeoutMs: number;
   resolver?: Resolver;
+  /** DNS servers to ask instead of the system's (config DNS_SERVERS); ignored with `resolver`. */
+  dnsServers?: string[];
 }
 
 // mailauth keeps working for a moment after its last DNS answer (hashing, parsing the DMARC
@@ -55,10 +57,23 @@ export function deadlineResolver(base: Resolver, deadline: number): (name: strin
 }
 
 const systemResolver: Resolver = cachingResolver((name, rrtype) => dns.resolve(name, rrtype as "TXT"));
+/** Cached resolvers of configured servers, by the list (one list per process in practice). */
+const serverResolvers = new Map<string, Resolver>();
+function resolverOf(servers: string[] | undefined): Resolver {
+  if (!servers?.length) return systemResolver;
+  const key = servers.join(",");
+  let r = serverResolvers.get(key);
+  if (!r) {
+    const own = new dns.Resolver();
+    own.setServers(servers);
+    serverResolvers.set(key, (r = cachingResolver((name, rrtype) => own.resolve(name, rrtype as "TXT"))));
+  }
+  return r;
+}
 
 export async function checkAuth(raw: Uint8Array, envelope: Envelope, opts: AuthOptions): Promise<AuthResults> {
   const deadline = Date.now() + opts.timeoutMs;
-  const resolver = deadlineResolver(opts.resolver ?? systemResolver, deadline);
+  const resolver = deadlineResolver(opts.resolver ?? resolverOf(opts.dnsServers), deadline);
   const ip = envelope.remoteAddress || undefined;
   const headEnd = headLength(raw);
   const signed = hasDkimSignature(raw, headEnd);

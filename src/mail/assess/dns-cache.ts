@@ -14,6 +14,29 @@ const ANSWERS = new Set(["ENOTFOUND", "ENODATA"]);
  */
 export function cachingResolver(base: Resolver, maxEntries = 10_000, now: () => number = Date.now): Resolver {
   const cache = new Map<string, { expires: number; value?: unknown; error?: unknown }>();
+  // Lookups on their way: messages checked at once (the head-only auth pool) ask once.
+  const pending = new Map<string, Promise<unknown>>();
+  const ask = (key: string, name: string, rrtype: string): Promise<unknown> => {
+    // base runs a microtask later, so the lookup is pending before it can settle.
+    const lookup: Promise<unknown> = Promise.resolve()
+      .then(() => base(name, rrtype))
+      .then(
+        (value) => {
+          cache.set(key, { expires: now() + ANSWER_TTL_MS, value });
+          return value;
+        },
+        (error) => {
+          const code = (error as { code?: string })?.code ?? "";
+          cache.set(key, { expires: now() + (ANSWERS.has(code) ? NEGATIVE_TTL_MS : FAILURE_TTL_MS), error });
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (pending.get(key) === lookup) pending.delete(key);
+      });
+    pending.set(key, lookup);
+    return lookup;
+  };
   return async (name, rrtype) => {
     const key = `${rrtype} ${name.toLowerCase()}`;
     const hit = cache.get(key);
@@ -21,15 +44,9 @@ export function cachingResolver(base: Resolver, maxEntries = 10_000, now: () => 
       if ("error" in hit) throw hit.error;
       return hit.value;
     }
+    const asked = pending.get(key);
+    if (asked) return asked;
     if (cache.size >= maxEntries) cache.delete(cache.keys().next().value!);
-    try {
-      const value = await base(name, rrtype);
-      cache.set(key, { expires: now() + ANSWER_TTL_MS, value });
-      return value;
-    } catch (error) {
-      const code = (error as { code?: string })?.code ?? "";
-      cache.set(key, { expires: now() + (ANSWERS.has(code) ? NEGATIVE_TTL_MS : FAILURE_TTL_MS), error });
-      throw error;
-    }
+    return ask(key, name, rrtype);
   };
 }

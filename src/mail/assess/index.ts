@@ -29,10 +29,18 @@ export interface AssessorOptions {
   mailDomain: string;
   /** Budget for all DNS of one message together (default 1500 ms). */
   dnsTimeoutMs?: number;
+  /** DNS servers to ask instead of the system's (config DNS_SERVERS). */
+  dnsServers?: string[];
   /** Replaces the system DNS (tests); answers like node:dns resolve(name, rrtype). Auth then runs on this thread. */
   resolver?: Resolver;
   /** Threads for SPF/DKIM/DMARC with the system DNS, started on demand (default 1). */
   authWorkers?: number;
+  /**
+   * Unsigned messages with a small head authenticated at once by one auth thread (default 32):
+   * their checks are mostly DNS waits, and one at a time a thread would take as many messages
+   * a second as DNS answers in sequence (25 at 20 ms a lookup and two lookups a message).
+   */
+  authConcurrency?: number;
   /** Relays (IPs, CIDR blocks) and authserv-ids whose verdict headers count (upstream.ts); none by default. */
   trust?: TrustSettings;
   /**
@@ -69,9 +77,14 @@ export interface AssessInput {
 export class Assessor {
   private readonly mailDomain: string;
   private readonly dnsTimeoutMs: number;
+  private readonly dnsServers: string[] | undefined;
   private readonly resolver: Resolver | undefined;
   private readonly authWorkers: number;
+  private readonly authConcurrency: number;
+  /** Signed mail, an ARC set or a large head: one at a time a thread (a body hash is CPU, and an overrun stops the thread). */
   private authPool: WorkerPool<AuthRequest, AuthResults> | null = null;
+  /** Unsigned mail with a small head (what auth-verdicts.ts keys): authConcurrency at a time a thread. */
+  private headAuthPool: WorkerPool<AuthRequest, AuthResults> | null = null;
   private contentPool: WorkerPool<ContentRequest, ContentReply> | null = null;
   /** Content verdicts made in the content pool's threads (tests; each is one the event loop did not make). */
   contentVerdictsOffThread = 0;
@@ -86,8 +99,10 @@ export class Assessor {
   constructor(opts: AssessorOptions) {
     this.mailDomain = opts.mailDomain;
     this.dnsTimeoutMs = opts.dnsTimeoutMs ?? 1500;
+    this.dnsServers = opts.dnsServers?.length ? opts.dnsServers : undefined;
     this.resolver = opts.resolver;
     this.authWorkers = opts.authWorkers ?? 1;
+    this.authConcurrency = opts.authConcurrency ?? 32;
     this.authVerdicts = (opts.reuseVerdicts ?? !opts.resolver) ? new AuthVerdicts() : null;
     this.trust = opts.trust ?? { relays: [], authservIds: [] };
     this.relays = relayList(this.trust.relays);
@@ -98,7 +113,7 @@ export class Assessor {
 
   /** Terminates the auth threads; an assessment still waiting on one gets temperror. */
   async close(): Promise<void> {
-    await Promise.all([this.authPool?.close(), this.contentPool?.close()]);
+    await Promise.all([this.authPool?.close(), this.headAuthPool?.close(), this.contentPool?.close()]);
   }
 
   /**
@@ -128,20 +143,26 @@ export class Assessor {
 
   /** The verdict of a recent message mailauth would read the same (auth-verdicts.ts), or mailauth's. */
   private async auth(raw: Uint8Array, envelope: Envelope): Promise<AuthResults> {
-    const key = this.authVerdicts ? verdictKey(raw, envelope) : null;
-    return key ? this.authVerdicts!.verdictFor(key, () => this.mailauth(raw, envelope)) : this.mailauth(raw, envelope);
+    // The key also tells which messages are cheap to check: unsigned, with a small head.
+    const key = this.authVerdicts || !this.resolver ? verdictKey(raw, envelope) : null;
+    const run = () => this.mailauth(raw, envelope, key !== null);
+    return key && this.authVerdicts ? this.authVerdicts.verdictFor(key, run) : run();
   }
 
-  /** mailauth's work, in the auth pool unless a resolver (which cannot cross threads) was given. */
-  private async mailauth(raw: Uint8Array, envelope: Envelope): Promise<AuthResults> {
+  /** mailauth's work, in an auth pool unless a resolver (which cannot cross threads) was given. */
+  private async mailauth(raw: Uint8Array, envelope: Envelope, headOnly: boolean): Promise<AuthResults> {
     const opts = { mta: this.mailDomain, timeoutMs: this.dnsTimeoutMs };
     if (this.resolver) return checkAuth(raw, envelope, { ...opts, resolver: this.resolver });
-    this.authPool ??= new WorkerPool({ url: new URL("./auth-worker.ts", import.meta.url), workers: this.authWorkers, timeoutMs: this.dnsTimeoutMs + AUTH_CPU_MS });
+    const url = new URL("./auth-worker.ts", import.meta.url);
+    const timeoutMs = this.dnsTimeoutMs + AUTH_CPU_MS;
+    const pool = headOnly
+      ? (this.headAuthPool ??= new WorkerPool({ url, workers: this.authWorkers, timeoutMs, concurrency: this.authConcurrency }))
+      : (this.authPool ??= new WorkerPool({ url, workers: this.authWorkers, timeoutMs }));
     // Shared memory (SMTP's bytes) crosses uncopied. Cloning a view would copy its whole
     // buffer: a view goes as a tight copy, transferred.
     const whole = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength;
     const sent = whole ? raw : raw.slice();
-    const outcome = await this.authPool.run({ raw: sent, envelope, ...opts }, whole ? [] : [sent.buffer as ArrayBuffer]);
+    const outcome = await pool.run({ raw: sent, envelope, ...opts, ...(this.dnsServers ? { dnsServers: this.dnsServers } : {}) }, whole ? [] : [sent.buffer as ArrayBuffer]);
     if (!outcome.ok) throw new Error(outcome.message);
     return outcome.value;
   }
