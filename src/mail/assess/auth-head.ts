@@ -15,4 +15,3 @@ export function headLength(raw: Uint8Array): number {
   }
   return raw.byteLength;
 }
-

@@ -45,7 +45,7 @@ export function verdictKey(raw: Uint8Array, envelope: Envelope): string | null {
   const headEnd = headLength(probe);
   if (headEnd === probe.byteLength && probe.byteLength < raw.byteLength) return null;
   let lines = 0;
-  for (let i = raw.indexOf(0x0a); i !== -1 && i < headEnd; i = raw.indexOf(0x0a, i + 1)) if (++lines > KEY_HEAD_LINES) return null;
+  for (let i = probe.indexOf(0x0a); i !== -1 && i < headEnd; i = probe.indexOf(0x0a, i + 1)) if (++lines > KEY_HEAD_LINES) return null;
   const parts: string[] = [envelope.remoteAddress || "", envelope.heloName || "", envelope.mailFrom || ""];
   for (const row of parseHeaders(Buffer.from(raw.buffer, raw.byteOffset, headEnd)).parsed) {
     const key = row.key;
