@@ -261,10 +261,14 @@ describe("a job that ends failed is visible where its subject lives", () => {
     expect(message.suspicious_signals).toContain("processing_failed");
     expect(message.risk_level).toBe("medium");
 
-    const [job] = await db().select().from(outbox).where(sql`${outbox.kind} = 'mail.process' and ${outbox.payload}->>'message_id' = ${id}`);
-    expect(job!.attempts).toBe(1);
-    expect(job!.failedAt).not.toBeNull();
-    expect(job!.lastError).toContain("raw message");
+    // The message shows the failure first (the job's owner records it), then the runner marks the job's row.
+    const job = await waitFor(async () => {
+      const [row] = await db().select().from(outbox).where(sql`${outbox.kind} = 'mail.process' and ${outbox.payload}->>'message_id' = ${id}`);
+      return row?.failedAt ? row : undefined;
+    }, "the job's row marked failed");
+    expect(job.attempts).toBe(1);
+    expect(job.failedAt).not.toBeNull();
+    expect(job.lastError).toContain("raw message");
 
     const [event] = await db().select().from(outbox).where(sql`${outbox.topic} = 'message.processed' and ${outbox.payload}->>'id' = ${id}`);
     expect(event!.payload).toMatchObject({ id, status: "failed", suspicious_signals: ["processing_failed"] });
