@@ -49,7 +49,9 @@
  *
  * Each run also prints the mailbox actors' commits per message by kind of write (arrivals,
  * processed), how many of them were shared by several mailboxes, and the writes each shared one
- * carried (GET /metrics, db/shared-commit.ts; left out for a build without them).
+ * carried (GET /metrics, db/shared-commit.ts; left out for a build without them), and how often
+ * in-flow control held MAIL FROM (src/mail/in-flow.ts): while it does, senders are paced by
+ * processing, and the accepted rate is the rate the service processes at.
  *
  * BENCH_CPU_PROF=<dir> writes a CPU profile of the service (markdown) there on exit.
  */
@@ -306,16 +308,41 @@ interface Target {
 
 type Commits = Record<string, { shared: number; alone: number; writes: number }>;
 
-/** The mailbox actors' commits so far, by kind of write (GET /metrics: db/shared-commit.ts); empty for a build without them. */
-async function actorCommits(t: Target): Promise<Commits> {
-  const text = await fetch(`${t.base}/metrics`, { headers: { authorization: `Bearer ${t.admin}` } })
+/** The service's GET /metrics text; empty when it cannot be read. */
+async function metricsOf(t: Target): Promise<string> {
+  return fetch(`${t.base}/metrics`, { headers: { authorization: `Bearer ${t.admin}` } })
     .then((r) => (r.ok ? r.text() : ""))
     .catch(() => "");
+}
+
+/** The mailbox actors' commits so far, by kind of write (db/shared-commit.ts); empty for a build without them. */
+function actorCommits(metrics: string): Commits {
   const commits: Commits = {};
   const of = (kind: string) => (commits[kind] ??= { shared: 0, alone: 0, writes: 0 });
-  for (const m of text.matchAll(/^mailroom_actor_commits_total\{kind="(\w+)",shared="(true|false)"\} (\d+)$/gm)) of(m[1]!)[m[2] === "true" ? "shared" : "alone"] = Number(m[3]);
-  for (const m of text.matchAll(/^mailroom_actor_shared_writes_total\{kind="(\w+)"\} (\d+)$/gm)) of(m[1]!).writes = Number(m[2]);
+  for (const m of metrics.matchAll(/^mailroom_actor_commits_total\{kind="(\w+)",shared="(true|false)"\} (\d+)$/gm)) of(m[1]!)[m[2] === "true" ? "shared" : "alone"] = Number(m[3]);
+  for (const m of metrics.matchAll(/^mailroom_actor_shared_writes_total\{kind="(\w+)"\} (\d+)$/gm)) of(m[1]!).writes = Number(m[2]);
   return commits;
+}
+
+/** In-flow control's holds of MAIL FROM so far (src/mail/in-flow.ts); null for a build without them. */
+type Holds = { caughtUp: number; maxWait: number; seconds: number };
+function inFlowHolds(metrics: string): Holds | null {
+  const count = (released: string) => metrics.match(new RegExp(`^mailroom_smtp_in_flow_holds_total\\{released="${released}"\\} (\\d+)$`, "m"))?.[1];
+  const seconds = metrics.match(/^mailroom_smtp_in_flow_held_seconds_total (\S+)$/m)?.[1];
+  if (count("caught_up") === undefined || seconds === undefined) return null;
+  return { caughtUp: Number(count("caught_up")), maxWait: Number(count("max_wait") ?? 0), seconds: Number(seconds) };
+}
+
+/**
+ * "MAIL FROM held 0.40 per message (0.00 to the maximum), 31 ms each, 12% of the connections' time":
+ * while it is more than nothing, senders were paced by processing (in-flow control), and the
+ * accepted rate is the rate the service processed at.
+ */
+function holdsPerMessage(before: Holds | null, after: Holds | null, messages: number): string {
+  if (!before || !after) return "";
+  const holds = after.caughtUp + after.maxWait - before.caughtUp - before.maxWait;
+  const held = after.seconds - before.seconds;
+  return ` | MAIL FROM held ${fmt(holds / messages)} per message (${fmt((after.maxWait - before.maxWait) / messages)} to the maximum), ${fmt(holds > 0 ? (1000 * held) / holds : 0)} ms each, ${fmt((100 * held) / (connections * seconds))}% of the connections' time`;
 }
 
 /** "arrivals 0.80 (0.10 shared, 3.1 writes each), processed …" per message, from two readings of actorCommits. */
@@ -384,7 +411,7 @@ async function measure(t: Target, body: (n: number) => string, prefix: string, s
   const svcCpu0 = cpuMsOf(t.svc.proc.pid);
   const threads0 = threadCpuMs(t.svc.proc.pid);
   const pgCpu0 = pgCpuMs(t.dbName);
-  const commits0 = await actorCommits(t);
+  const metrics0 = await metricsOf(t);
   const client0 = process.cpuUsage();
   const service = await drive(t.smtpPort, t.rcpts, body);
   // Every accepted message must get processed; wait for the backlog (bounded).
@@ -402,7 +429,9 @@ async function measure(t: Target, body: (n: number) => string, prefix: string, s
     .filter((k) => !k.startsWith("worker "))
     .map((k) => `${k} ${fmt(spent(k))}${k === "workers" && workers.length > 1 ? ` = ${workers.map(fmt).join(" + ")}` : ""}`)
     .join(", ");
-  const commits = commitsPerMessage(commits0, await actorCommits(t), service.count);
+  const metrics1 = await metricsOf(t);
+  const commits = commitsPerMessage(actorCommits(metrics0), actorCommits(metrics1), service.count);
+  const holds = holdsPerMessage(inFlowHolds(metrics0), inFlowHolds(metrics1), service.count);
   const lags = ids.filter((s) => t.processed.has(s.id)).map((s) => t.processed.get(s.id)! - s.at);
   lags.sort((a, b) => a - b);
   const overTwoSeconds = lags.filter((l) => l > 2000).length;
@@ -412,7 +441,8 @@ async function measure(t: Target, body: (n: number) => string, prefix: string, s
       ` | processed ${lags.length}/${service.count}, unprocessed ${ids.length - lags.length}, 250→processed p50 ${fmt(pct(lags, 0.5))} ms, p99 ${fmt(pct(lags, 0.99))} ms, max ${fmt(lags.at(-1) ?? NaN)} ms, over 2 s: ${overTwoSeconds}` +
       ` | CPU per message: service ${fmt(svcCpu / service.count)} ms (${byThread})${t.db ? ` + PostgreSQL backends ${fmt(pgCpu / service.count)} ms` : " (database included)"}` +
       `; this bench's own client (SMTP and event streams, on the same cores) ${fmt((client.user + client.system) / 1000 / service.count)} ms` +
-      (commits ? ` | actor commits per message: ${commits}` : ""),
+      (commits ? ` | actor commits per message: ${commits}` : "") +
+      holds,
   );
   return { perSecond: service.perSecond, p99: service.p99, overTwoSeconds, cpuMs: svcCpu / service.count, pgCpuMs: pgCpu / service.count };
 }

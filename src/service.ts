@@ -300,6 +300,8 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     // Open event streams never end by themselves: close them before the server waits for in-flight requests.
     cleanups.push(() => events.stop());
 
+    const inFlow = new InFlow(database.db, config.smtpInFlowLagMs);
+    metrics.watchInFlow(inFlow);
     const smtp = await startSmtpIngress(
       {
         host: config.host,
@@ -317,7 +319,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
         sessions: { opened: () => metrics.smtpSessionOpened(), closed: () => metrics.smtpSessionClosed() },
         tls: config.smtpTls ? { key: readFileSync(config.smtpTls.keyFile), cert: readFileSync(config.smtpTls.certFile) } : undefined,
       },
-      smtpBridge(recipients, ingest, new InFlow(database.db, config.smtpInFlowLagMs)),
+      smtpBridge(recipients, ingest, inFlow),
     );
     cleanups.push(() => smtp.close());
     // First on SIGTERM: this node's mailboxes go to the others at once; requests still in

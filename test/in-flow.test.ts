@@ -57,6 +57,10 @@ describe("InFlow", () => {
     await waiting;
     expect(admitted).toBe(true);
     expect(gate.lag).toBeLessThanOrEqual(1_000);
+    // Counted as a hold that ended once processing caught up (GET /metrics).
+    expect(gate.counts.caughtUp).toBe(1);
+    expect(gate.counts.maxWait).toBe(0);
+    expect(gate.counts.heldMs).toBeGreaterThan(0);
   });
 
   test("a job waiting for its retry does not hold the gate: one failing message never stops the mail", async () => {
@@ -68,9 +72,13 @@ describe("InFlow", () => {
 
   test("a lag under the limit, or a limit of 0, lets every message through", async () => {
     await pendingJob(0.2);
-    await new InFlow(db(), 10_000, MINUTE).admit();
+    const under = new InFlow(db(), 10_000, MINUTE);
+    await under.admit();
     await pendingJob(30);
-    await new InFlow(db(), 0, MINUTE).admit();
+    const off = new InFlow(db(), 0, MINUTE);
+    await off.admit();
+    // Neither was a hold.
+    for (const gate of [under, off]) expect(gate.counts).toEqual({ caughtUp: 0, maxWait: 0, heldMs: 0 });
   });
 
   test("the hold ends after its maximum wait even while processing stays behind", async () => {
@@ -78,6 +86,9 @@ describe("InFlow", () => {
     const gate = new InFlow(db(), 1_000, 50);
     await gate.admit();
     expect(gate.lag).toBeGreaterThan(1_000);
+    expect(gate.counts.maxWait).toBe(1);
+    expect(gate.counts.caughtUp).toBe(0);
+    expect(gate.counts.heldMs).toBeGreaterThan(0);
   });
 });
 

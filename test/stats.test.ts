@@ -147,6 +147,11 @@ describe("GET /metrics (Prometheus)", () => {
     expect(text).toMatch(/^mailroom_actor_shared_commits_given_up_total\{kind="arrivals"\} \d+$/m);
     // How often it counts is test/auth-verdicts.test.ts's: here DNS may answer or fail.
     expect(text).toMatch(/^mailroom_auth_verdicts_reused_total \d+$/m);
+    // In-flow control's holds (how often they end each way is test/in-flow.test.ts's).
+    expect(text).toMatch(/^mailroom_smtp_in_flow_holds_total\{released="caught_up"\} \d+$/m);
+    expect(text).toMatch(/^mailroom_smtp_in_flow_holds_total\{released="max_wait"\} \d+$/m);
+    expect(text).toMatch(/^mailroom_smtp_in_flow_held_seconds_total [\d.e+-]+$/m);
+    expect(text).toMatch(/^mailroom_smtp_in_flow_lag_seconds [\d.e+-]+$/m);
     expect(text).toContain("# TYPE mailroom_outbox_pending gauge");
     expect(text).toContain("# TYPE mailroom_outbox_lag_seconds gauge");
     // Jobs that end (test/jobs.test.ts makes them non-zero).

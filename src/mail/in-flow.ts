@@ -30,6 +30,13 @@ export class InFlow {
   private lagMs = 0;
   private sampledAt = -Infinity;
   private sampling: Promise<void> | null = null;
+  /**
+   * Holds ended so far (GET /metrics): let go once processing caught up, let go at the
+   * maximum wait while it was still behind, and the milliseconds they lasted. While these
+   * grow, senders are paced by processing, and the rate mail is accepted at is the rate it is
+   * processed at.
+   */
+  readonly counts = { caughtUp: 0, maxWait: 0, heldMs: 0 };
 
   constructor(
     private readonly db: Db,
@@ -40,14 +47,20 @@ export class InFlow {
   /** Resolves when the next message may come: at once while processing keeps up; never rejects. */
   async admit(): Promise<void> {
     if (this.limitMs <= 0) return;
-    const until = performance.now() + this.maxWaitMs;
-    for (;;) {
+    const start = performance.now();
+    const until = start + this.maxWaitMs;
+    for (let held = false; ; held = true) {
       await this.fresh();
-      if (this.lagMs <= this.limitMs) return;
+      if (this.lagMs <= this.limitMs) return held ? this.held(start, "caughtUp") : undefined;
       const left = until - performance.now();
-      if (left <= 0) return;
+      if (left <= 0) return this.held(start, "maxWait");
       await new Promise((resolve) => setTimeout(resolve, Math.min(SAMPLE_MS, left)));
     }
+  }
+
+  private held(start: number, end: "caughtUp" | "maxWait"): void {
+    this.counts[end]++;
+    this.counts.heldMs += performance.now() - start;
   }
 
   /** The lag last read, in ms (for tests and metrics). */

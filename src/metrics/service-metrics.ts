@@ -130,6 +130,22 @@ export class ServiceMetrics {
     );
   }
 
+  /** In-flow control's holds of MAIL FROM (src/mail/in-flow.ts); absent when SMTP has none. */
+  watchInFlow(inFlow: { readonly counts: { caughtUp: number; maxWait: number; heldMs: number }; readonly lag: number }): void {
+    const { counts } = inFlow;
+    this.registry.collect(
+      "mailroom_smtp_in_flow_holds_total",
+      "MAIL FROM commands held because processing ran more than SMTP_IN_FLOW_LAG_MS behind, counted when the hold ends: once processing caught up (released=caught_up), or at the longest hold while it was still behind (released=max_wait).",
+      "counter",
+      () => [
+        { labels: { released: "caught_up" }, value: counts.caughtUp },
+        { labels: { released: "max_wait" }, value: counts.maxWait },
+      ],
+    );
+    this.registry.collect("mailroom_smtp_in_flow_held_seconds_total", "Seconds MAIL FROM commands spent held by in-flow control, counted when each hold ends.", "counter", () => [{ value: counts.heldMs / 1000 }]);
+    this.registry.collect("mailroom_smtp_in_flow_lag_seconds", "How far processing ran behind (the oldest due mail.process job's wait) when in-flow control last read it; read only while mail arrives.", "gauge", () => [{ value: inFlow.lag / 1000 }]);
+  }
+
   render(): Promise<string> {
     return this.registry.render();
   }
