@@ -49,7 +49,8 @@
  *
  * Each run also prints the mailbox actors' commits per message by kind of write (arrivals,
  * processed), how many of them were shared by several mailboxes, and the writes each shared one
- * carried (GET /metrics, db/shared-commit.ts; left out for a build without them), and how often
+ * carried and the statements merging their calls saved (GET /metrics, db/shared-commit.ts and
+ * db/tx-batch.ts; left out for a build without them), and how often
  * in-flow control held MAIL FROM (src/mail/in-flow.ts): while it does, senders are paced by
  * processing, and the accepted rate is the rate the service processes at.
  *
@@ -306,7 +307,7 @@ interface Target {
   admin: string;
 }
 
-type Commits = Record<string, { shared: number; alone: number; writes: number }>;
+type Commits = Record<string, { shared: number; alone: number; writes: number; merged: number; mergedCalls: number }>;
 
 /** The service's GET /metrics text; empty when it cannot be read. */
 async function metricsOf(t: Target): Promise<string> {
@@ -318,9 +319,11 @@ async function metricsOf(t: Target): Promise<string> {
 /** The mailbox actors' commits so far, by kind of write (db/shared-commit.ts); empty for a build without them. */
 function actorCommits(metrics: string): Commits {
   const commits: Commits = {};
-  const of = (kind: string) => (commits[kind] ??= { shared: 0, alone: 0, writes: 0 });
+  const of = (kind: string) => (commits[kind] ??= { shared: 0, alone: 0, writes: 0, merged: 0, mergedCalls: 0 });
   for (const m of metrics.matchAll(/^mailroom_actor_commits_total\{kind="(\w+)",shared="(true|false)"\} (\d+)$/gm)) of(m[1]!)[m[2] === "true" ? "shared" : "alone"] = Number(m[3]);
   for (const m of metrics.matchAll(/^mailroom_actor_shared_writes_total\{kind="(\w+)"\} (\d+)$/gm)) of(m[1]!).writes = Number(m[2]);
+  for (const m of metrics.matchAll(/^mailroom_actor_merged_statements_total\{kind="(\w+)"\} (\d+)$/gm)) of(m[1]!).merged = Number(m[2]);
+  for (const m of metrics.matchAll(/^mailroom_actor_merged_calls_total\{kind="(\w+)"\} (\d+)$/gm)) of(m[1]!).mergedCalls = Number(m[2]);
   return commits;
 }
 
@@ -349,9 +352,11 @@ function holdsPerMessage(before: Holds | null, after: Holds | null, messages: nu
 function commitsPerMessage(before: Commits, after: Commits, messages: number): string {
   return Object.entries(after)
     .map(([kind, a]) => {
-      const b = before[kind] ?? { shared: 0, alone: 0, writes: 0 };
+      const b = before[kind] ?? { shared: 0, alone: 0, writes: 0, merged: 0, mergedCalls: 0 };
       const shared = a.shared - b.shared;
-      return `${kind} ${fmt((shared + a.alone - b.alone) / messages)} (${fmt(shared / messages)} shared, ${fmt(shared > 0 ? (a.writes - b.writes) / shared : 0)} writes each)`;
+      // Statements saved by merging (db/tx-batch.ts): calls that went in another's statement.
+      const saved = a.mergedCalls - b.mergedCalls - (a.merged - b.merged);
+      return `${kind} ${fmt((shared + a.alone - b.alone) / messages)} (${fmt(shared / messages)} shared, ${fmt(shared > 0 ? (a.writes - b.writes) / shared : 0)} writes each, ${fmt(saved / messages)} statements saved by merging)`;
     })
     .join(", ");
 }

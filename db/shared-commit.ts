@@ -23,6 +23,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db, Tx } from "./client.ts";
+import { TxBatch } from "./tx-batch.ts";
 
 export interface SharedCommitOptions {
   /**
@@ -52,9 +53,10 @@ export class SharedCommit {
   /**
    * Shared transactions committed and the pieces of work they carried; transactions of one
    * piece begun (a piece on its own, or run again after a shared one was given up); shared
-   * transactions given up (GET /metrics).
+   * transactions given up; statements of committed shared transactions that carried several
+   * pieces' calls (./tx-batch.ts), and those calls (GET /metrics).
    */
-  readonly counts = { shared: 0, members: 0, alone: 0, givenUp: 0 };
+  readonly counts = { shared: 0, members: 0, alone: 0, givenUp: 0, merged: 0, mergedCalls: 0 };
 
   constructor(
     private readonly db: Db,
@@ -96,9 +98,12 @@ export class SharedCommit {
     try {
       values = await this.db.transaction(async (tx) => {
         // Every piece settles before the transaction ends, failed or not: none is left with
-        // statements on a connection that has gone back to the pool.
-        const settled = await Promise.allSettled(group.map((m) => this.perform(m, tx)));
+        // statements on a connection that has gone back to the pool. Their statements of one
+        // kind sent in the same turn go as one (./tx-batch.ts).
+        const { value: settled, counts } = await TxBatch.within(tx, () => Promise.allSettled(group.map((m) => this.perform(m, tx))));
         if (settled.some((s) => s.status === "rejected")) throw new MemberFailed();
+        this.counts.merged += counts.statements;
+        this.counts.mergedCalls += counts.calls;
         return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value);
       });
     } catch {

@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { rowsOf } from "../db/migrate.ts";
 import { SharedCommit } from "../db/shared-commit.ts";
+import { batched } from "../db/tx-batch.ts";
+import { senderProfiles } from "../db/schema/index.ts";
+import { touchSenderProfiles } from "../src/domain/sender-profiles.ts";
 import type { Db, Tx } from "../db/client.ts";
-import { startTestService, type TestService } from "./harness.ts";
+import { seedAccount, startTestService, type TestService } from "./harness.ts";
 
 /**
  * The commit the mailbox actors share (db/shared-commit.ts), on the test database (PGlite, or
@@ -68,7 +71,7 @@ describe("SharedCommit", () => {
     const rows = await stored(["a1", "a2", "a3", "a4"]);
     expect(rows.get("a1")).toBe(own!);
     for (const k of ["a2", "a3", "a4"]) expect(rows.get(k)).toBe(shared[0]!);
-    expect(commit.counts).toEqual({ shared: 1, members: 3, alone: 1, givenUp: 0 });
+    expect(commit.counts).toMatchObject({ shared: 1, members: 3, alone: 1, givenUp: 0 });
   });
 
   test("a piece that fails fails alone: the others are committed, each in a transaction of its own", async () => {
@@ -134,6 +137,90 @@ describe("SharedCommit", () => {
     expect(ids[0]).toBe(ids[1]!);
     expect(ids[2]).toBe(ids[3]!);
     expect(new Set(ids).size).toBe(3);
-    expect(commit.counts).toEqual({ shared: 2, members: 4, alone: 2, givenUp: 0 });
+    expect(commit.counts).toMatchObject({ shared: 2, members: 4, alone: 2, givenUp: 0 });
+  });
+});
+
+/**
+ * Statements of one kind that the pieces of a shared transaction send in the same turn go as
+ * one (db/tx-batch.ts): each piece gets its own part of the answer; a merged statement that
+ * fails gives the shared transaction up and each piece runs alone; a piece alone sends its own.
+ */
+describe("merged statements (TxBatch)", () => {
+  /** Inserts this piece's keys through the batch, answering the transaction id of each of its own rows. */
+  const insertKeys = (tx: Tx, keys: string[], sent: string[][]) =>
+    batched(
+      tx,
+      "probe",
+      keys.map(key),
+      async (db, all) => {
+        sent.push(all);
+        return rowsOf<{ k: string; txid: string }>(
+          await db.execute(sql`insert into shared_commit_probe (k, txid) select k, txid_current()::text from unnest(${`{${all.join(",")}}`}::text[]) k returning k, txid`),
+        );
+      },
+      (rows, mine) => rows.filter((r) => mine.includes(r.k)).map((r) => r.k),
+    );
+
+  test("the pieces of a shared transaction send one statement of a kind, and each gets its own rows", async () => {
+    const commit = new SharedCommit(db());
+    const sent: string[][] = [];
+    const first = held(commit, "m0");
+    const pieces = [["m1", "m2"], ["m3"], ["m4", "m5"]].map((keys) => commit.run((tx) => insertKeys(tx, keys, sent)));
+    first.open();
+    const parts = await Promise.all(pieces);
+    expect(parts).toEqual([[key("m1"), key("m2")], [key("m3")], [key("m4"), key("m5")]]);
+    // One statement for the three pieces, their items in their order.
+    expect(sent).toEqual([["m1", "m2", "m3", "m4", "m5"].map(key)]);
+    expect(commit.counts).toMatchObject({ shared: 1, members: 3, merged: 1, mergedCalls: 3 });
+    const rows = await stored(["m1", "m2", "m3", "m4", "m5"]);
+    expect(rows.size).toBe(5);
+    expect(new Set(rows.values()).size).toBe(1);
+  });
+
+  test("a merged statement that fails gives the shared transaction up: each piece runs alone, and only the one at fault fails", async () => {
+    const commit = new SharedCommit(db());
+    await commit.run((tx) => probe(tx, "n-taken"));
+    const sent: string[][] = [];
+    const first = held(commit, "n0");
+    const ok1 = commit.run((tx) => insertKeys(tx, ["n1"], sent));
+    const bad = failure(commit.run((tx) => insertKeys(tx, ["n-taken"], sent)));
+    const ok2 = commit.run((tx) => insertKeys(tx, ["n2"], sent));
+    first.open();
+    expect(await ok1).toEqual([key("n1")]);
+    expect(await ok2).toEqual([key("n2")]);
+    expect(String(await bad)).toContain("shared_commit_probe");
+    // Merged once (and rolled back), then each piece alone with its own statement.
+    expect(sent[0]).toEqual(["n1", "n-taken", "n2"].map(key));
+    expect(sent.slice(1).sort()).toEqual([[key("n-taken")], [key("n1")], [key("n2")]]);
+    expect(commit.counts).toMatchObject({ shared: 0, givenUp: 1, merged: 0 });
+    const rows = await stored(["n1", "n2"]);
+    expect(rows.get("n1")).not.toBe(rows.get("n2")!);
+  });
+
+  test("a piece alone, or outside any transaction, sends its own statement at once", async () => {
+    const commit = new SharedCommit(db());
+    const sent: string[][] = [];
+    expect(await commit.run((tx) => insertKeys(tx, ["o1"], sent))).toEqual([key("o1")]);
+    expect(await insertKeys(db() as unknown as Tx, ["o2"], sent)).toEqual([key("o2")]);
+    expect(sent).toEqual([[key("o1")], [key("o2")]]);
+    expect(commit.counts.merged).toBe(0);
+  });
+
+  test("two mailboxes of an account that see the same sender in one shared transaction touch its profile once, with both sightings", async () => {
+    const s = await seedAccount(t);
+    const commit = new SharedCommit(db());
+    const address = `merged-${run}@outside.example`;
+    const at = (m: number) => new Date(Date.UTC(2026, 0, 1, 0, m));
+    const first = held(commit, "p0");
+    const touches = [
+      [{ address, name: "Early", at: at(1) }],
+      [{ address, name: "Late", at: at(5) }, { address, name: null, at: at(3) }],
+    ].map((sightings) => commit.run((tx) => touchSenderProfiles(tx, s.account.id, sightings)));
+    first.open();
+    await Promise.all(touches);
+    expect(commit.counts).toMatchObject({ shared: 1, givenUp: 0, merged: 1, mergedCalls: 2 });
+    const [row] = await db().select().from(senderProfiles).where(and(eq(senderProfiles.accountId, s.account.id), eq(senderProfiles.address, address)));
+    expect(row).toMatchObject({ messageCount: 3, displayName: "Late", firstSeenAt: at(1), lastSeenAt: at(5) });
   });
 });

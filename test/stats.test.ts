@@ -145,6 +145,8 @@ describe("GET /metrics (Prometheus)", () => {
     expect(commits.reduce((n, m) => n + Number(m[2]), 0)).toBeGreaterThan(0);
     expect(text).toMatch(/^mailroom_actor_shared_writes_total\{kind="processed"\} \d+$/m);
     expect(text).toMatch(/^mailroom_actor_shared_commits_given_up_total\{kind="arrivals"\} \d+$/m);
+    expect(text).toMatch(/^mailroom_actor_merged_statements_total\{kind="processed"\} \d+$/m);
+    expect(text).toMatch(/^mailroom_actor_merged_calls_total\{kind="arrivals"\} \d+$/m);
     // How often it counts is test/auth-verdicts.test.ts's: here DNS may answer or fail.
     expect(text).toMatch(/^mailroom_auth_verdicts_reused_total \d+$/m);
     // In-flow control's holds (how often they end each way is test/in-flow.test.ts's).

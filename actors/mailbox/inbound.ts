@@ -9,6 +9,7 @@ import { type Columns, contentColumns } from "../../src/mail/content.ts";
 import { MESSAGE_EVENT_PAYLOAD_SQL, messageEventPayload } from "../../src/mail/events.ts";
 import { normalizeSubject, participantsKey, placeArrivals, placeInThread, type ThreadHints } from "../../src/mail/threading.ts";
 import type { Tx } from "../../db/client.ts";
+import { batched } from "../../db/tx-batch.ts";
 import { Compiled, CompiledList, CompiledRows, slot, slotsOf } from "../../db/compiled.ts";
 import { wellFormedJson } from "../../db/schema/json.ts";
 import type { BatchOutcome } from "../runtime/index.ts";
@@ -54,7 +55,7 @@ export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): P
   const raws = cmds.flatMap((cmd) => (cmd.raw ? [{ sha256: cmd.rawSha256, bytes: cmd.raw }] : []));
   await deps.commits.arrivals.run(async (tx) => {
     // Sent ahead of the threads' look-up that follows, in the same flight.
-    const stored = raws.length > 0 ? putBlobs(tx, raws) : undefined;
+    const stored = raws.length > 0 ? batched(tx, "blobs", raws, (db, all) => putBlobs(db, all), () => undefined) : undefined;
     // In order, so that a reply sees the thread its predecessor in the same batch was given;
     // in a fixed number of statements for the whole batch.
     const placing = placeArrivals(
@@ -66,9 +67,15 @@ export async function receive({ state, deps }: WriteContext, cmds: Arrival[]): P
       // name their raw bytes, so they wait for those (written by now: they went first).
       async (threadIds) => {
         await stored;
-        return INSERT_ARRIVALS.run(
+        return batched(
           tx,
+          "arrivals",
           rows.map((row, i) => ({ ...row, threadId: threadIds[i]! })),
+          (db, all) => INSERT_ARRIVALS.run(db, all),
+          (inserted, mine) => {
+            const ids = new Set(mine.map((r) => r.id));
+            return inserted.filter((r) => ids.has(r.id));
+          },
         );
       },
     );
@@ -141,11 +148,12 @@ export async function applyProcessed(ctx: WriteContext, cmds: ProcessedUpdate[])
     const records = cmds.flatMap((c, i) => (isFresh[i] ? recordsOf(c) : []));
     const senders: SenderSighting[] = cmds.flatMap((c, i) => (isFresh[i] ? [{ address: c.result.fromAddress, name: c.result.fromName ?? null, at: locked.get(c.messageId)!.createdAt }] : []));
     const jobIds = cmds.map((c) => c.jobId).filter((id): id is string => id !== null);
+    // In a shared transaction these go with the other mailboxes' (db/tx-batch.ts).
     const [applied, attachmentRows] = await Promise.all([
       applyAll(tx, state, cmds, locked),
-      records.length > 0 ? tx.insert(attachments).values(records).returning() : Promise.resolve([]),
+      records.length > 0 ? batched(tx, "attachments", records, (db, all) => db.insert(attachments).values(all).returning(), ofMessages) : Promise.resolve([]),
       touchSenderProfiles(tx, state.mailbox.accountId, senders),
-      jobIds.length > 0 ? JOBS_DONE.run(tx, jobIds, { doneAt: new Date() }) : Promise.resolve(),
+      jobIds.length > 0 ? batched(tx, "jobs done", jobIds, (db, all) => JOBS_DONE.run(db, all, { doneAt: new Date() }), () => undefined) : Promise.resolve(),
     ]);
     for (const [i, cmd] of cmds.entries()) {
       const one = applied[i];
@@ -192,8 +200,14 @@ async function insertProcessedEvents(tx: Tx, fresh: Processed[]): Promise<void> 
     attachments: messageEventPayload(p.row, p.attachments).attachments,
     payload: p.protocol ? messageEventPayload(p.row, p.attachments, p.protocol) : null,
   }));
-  await tx.execute(processedEventsInsert(items));
+  await batched(tx, "processed events", items, (db, all) => db.execute(processedEventsInsert(all)), () => undefined);
 }
+
+/** The rows of a merged insert that belong to these records' messages. */
+const ofMessages = <R extends { messageId: string }>(rows: R[], mine: { messageId: string }[]): R[] => {
+  const ids = new Set(mine.map((r) => r.messageId));
+  return rows.filter((r) => ids.has(r.messageId));
+};
 
 /** One `message.processed` event to insert: its id, its message, and its payload when not built from the row. */
 export interface ProcessedEventItem {

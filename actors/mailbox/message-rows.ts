@@ -1,6 +1,7 @@
 import { and, asc, eq, getTableColumns, inArray } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { CompiledList } from "../../db/compiled.ts";
+import { batched } from "../../db/tx-batch.ts";
 import { messages, type MessageRow } from "../../db/schema/index.ts";
 
 /**
@@ -29,16 +30,21 @@ const { textBody: _t, htmlBody: _h, extractedText: _e, quotedText: _q, headers: 
  */
 export async function lockOwnMessages(tx: Tx, mailboxId: string, messageIds: string[]): Promise<Map<string, LockedMessage>> {
   if (messageIds.length === 0) return new Map();
-  const rows = await LOCK_OWN.run(tx, [...new Set(messageIds)], { mailboxId });
+  // In a shared transaction, with the other mailboxes' rows (db/tx-batch.ts): each keeps those of its own mailbox.
+  const rows = await batched(
+    tx,
+    "lock messages",
+    [...new Set(messageIds)],
+    (db, ids) => LOCK.run(db, [...new Set(ids)], {}),
+    (all, ids) => {
+      const mine = new Set(ids);
+      return all.filter((r) => r.mailboxId === mailboxId && mine.has(r.id));
+    },
+  );
   return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** Every processed batch takes its lock with it: built once per batch size (db/compiled.ts). */
-const LOCK_OWN = new CompiledList<string, { mailboxId: string }, LockedMessage[]>(["mailboxId"], (db, ids, { mailboxId }) =>
-  db
-    .select(LOCKED_COLUMNS)
-    .from(messages)
-    .where(and(inArray(messages.id, ids), eq(messages.mailboxId, mailboxId)))
-    .orderBy(asc(messages.id))
-    .for("update"),
+const LOCK = new CompiledList<string, Record<string, never>, LockedMessage[]>([], (db, ids) =>
+  db.select(LOCKED_COLUMNS).from(messages).where(inArray(messages.id, ids)).orderBy(asc(messages.id)).for("update"),
 );

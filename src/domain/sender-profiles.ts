@@ -1,6 +1,7 @@
 import { and, count, desc, eq, ilike, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../../db/client.ts";
 import { CompiledRows } from "../../db/compiled.ts";
+import { batched } from "../../db/tx-batch.ts";
 import { intelResults, mailboxes, senderProfiles, type Disposition, type SenderProfileRow } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../errors.ts";
 import type { Accounts } from "./accounts.ts";
@@ -143,14 +144,40 @@ export async function touchSenderProfiles(tx: Tx, accountId: string, sightings: 
     firstSeenAt: s.first,
     lastSeenAt: s.last,
   }));
-  await TOUCH.run(tx, rows);
+  // In a shared transaction, with the other mailboxes' sightings (db/tx-batch.ts).
+  await batched(tx, "sender profiles", rows, (db, all) => TOUCH.run(db, onePerSender(all)), () => undefined);
+}
+
+type Sighted = { [K in (typeof SIGHTED)[number]]: (typeof senderProfiles.$inferInsert)[K] };
+
+/**
+ * The rows of several mailboxes' sightings with one per account and address: an upsert may
+ * not touch a row twice, and two mailboxes of an account can see the same sender at once.
+ */
+function onePerSender(rows: Sighted[]): Sighted[] {
+  const byKey = new Map<string, Sighted>();
+  for (const r of rows) {
+    const key = `${r.accountId} ${r.address}`;
+    const seen = byKey.get(key);
+    if (!seen) {
+      byKey.set(key, { ...r });
+      continue;
+    }
+    seen.messageCount = (seen.messageCount ?? 0) + (r.messageCount ?? 0);
+    if (r.firstSeenAt! < seen.firstSeenAt!) seen.firstSeenAt = r.firstSeenAt;
+    if (r.lastSeenAt! >= seen.lastSeenAt!) {
+      seen.lastSeenAt = r.lastSeenAt;
+      seen.displayName = r.displayName || seen.displayName;
+    }
+  }
+  return [...byKey.values()];
 }
 
 /** The sightings' rows, in `touchSenderProfiles`'s one statement; the other columns take their defaults. */
 const SIGHTED = ["id", "accountId", "address", "displayName", "messageCount", "firstSeenAt", "lastSeenAt"] as const;
 
 /** Every processed batch runs it: built once per number of senders (db/compiled.ts). */
-const TOUCH = new CompiledRows<{ [K in (typeof SIGHTED)[number]]: (typeof senderProfiles.$inferInsert)[K] }, unknown>(SIGHTED, (db, rows) =>
+const TOUCH = new CompiledRows<Sighted, unknown>(SIGHTED, (db, rows) =>
   db
     .insert(senderProfiles)
     .values(rows)

@@ -1,5 +1,6 @@
 import type { Db, Tx } from "../../db/client.ts";
 import { CompiledRows } from "../../db/compiled.ts";
+import { batched } from "../../db/tx-batch.ts";
 import { outbox, type OutboxRow } from "../../db/schema/index.ts";
 import { isUuid, newId } from "../domain/ids.ts";
 import { JobFailed } from "./failure.ts";
@@ -29,7 +30,8 @@ const INSERT = new CompiledRows<OutboxInsert, unknown>(WRITTEN, (db, rows) => db
 
 /** Writes outbox rows (events and jobs, made by eventRow and jobRow) in one statement, inside the caller's transaction. */
 export async function insertOutbox(tx: Db | Tx, rows: OutboxInsert[]): Promise<void> {
-  if (rows.length > 0) await INSERT.run(tx, rows);
+  // In a shared transaction, with the other mailboxes' rows (db/tx-batch.ts); each mailbox's in its order.
+  if (rows.length > 0) await batched(tx, "outbox", rows, (db, all) => INSERT.run(db, all), () => undefined);
 }
 
 /** Writes an event to the outbox, inside the caller's transaction. */

@@ -116,6 +116,13 @@ export class ServiceMetrics {
       ]),
     );
     this.registry.collect("mailroom_actor_shared_writes_total", "Mailbox actors' writes committed in a shared transaction, by kind of write.", "counter", each((c) => [{ value: c.members }]));
+    this.registry.collect(
+      "mailroom_actor_merged_statements_total",
+      "Statements of committed shared transactions that carried the calls of several mailboxes' writes at once (db/tx-batch.ts), by kind of write.",
+      "counter",
+      each((c) => [{ value: c.merged }]),
+    );
+    this.registry.collect("mailroom_actor_merged_calls_total", "Calls those merged statements carried (each would have been a statement of its own), by kind of write.", "counter", each((c) => [{ value: c.mergedCalls }]));
     this.registry.collect("mailroom_actor_shared_commits_given_up_total", "Shared transactions rolled back because one write or the commit failed (each write then ran alone), by kind of write.", "counter", each((c) => [{ value: c.givenUp }]));
   }
 
