@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { and, eq, sql } from "drizzle-orm";
 import { rowsOf } from "../db/migrate.ts";
 import { SharedCommit } from "../db/shared-commit.ts";
-import { batched } from "../db/tx-batch.ts";
+import { batched, TxBatch } from "../db/tx-batch.ts";
 import { senderProfiles } from "../db/schema/index.ts";
 import { touchSenderProfiles } from "../src/domain/sender-profiles.ts";
 import type { Db, Tx } from "../db/client.ts";
@@ -222,5 +222,28 @@ describe("merged statements (TxBatch)", () => {
     expect(commit.counts).toMatchObject({ shared: 1, givenUp: 0, merged: 1, mergedCalls: 2 });
     const [row] = await db().select().from(senderProfiles).where(and(eq(senderProfiles.accountId, s.account.id), eq(senderProfiles.address, address)));
     expect(row).toMatchObject({ messageCount: 3, displayName: "Late", firstSeenAt: at(1), lastSeenAt: at(5) });
+  });
+});
+
+describe("TxBatch.within", () => {
+  test("a statement handed in and not awaited is sent before the transaction's body ends, not after its commit", async () => {
+    const events: string[] = [];
+    await db().transaction(async (tx) => {
+      await TxBatch.within(tx, async () => {
+        // As one call of a Promise.all whose other call failed first: nobody awaits it.
+        batched(
+          tx,
+          "unawaited",
+          [1],
+          async (conn, all) => {
+            events.push(`sent ${all.length}`);
+            return conn.execute(sql`select 1`);
+          },
+          () => undefined,
+        ).catch(() => {});
+      });
+      events.push("body ended");
+    });
+    expect(events).toEqual(["sent 1", "body ended"]);
   });
 });
