@@ -341,11 +341,11 @@ function inFlowHolds(metrics: string): Holds | null {
  * while it is more than nothing, senders were paced by processing (in-flow control), and the
  * accepted rate is the rate the service processed at.
  */
-function holdsPerMessage(before: Holds | null, after: Holds | null, messages: number): string {
+function holdsPerMessage(before: Holds | null, after: Holds | null, messages: number, runSeconds: number): string {
   if (!before || !after) return "";
   const holds = after.caughtUp + after.maxWait - before.caughtUp - before.maxWait;
   const held = after.seconds - before.seconds;
-  return ` | MAIL FROM held ${fmt(holds / messages)} per message (${fmt((after.maxWait - before.maxWait) / messages)} to the maximum), ${fmt(holds > 0 ? (1000 * held) / holds : 0)} ms each, ${fmt((100 * held) / (connections * seconds))}% of the connections' time`;
+  return ` | MAIL FROM held ${fmt(holds / messages)} per message (${fmt((after.maxWait - before.maxWait) / messages)} to the maximum), ${fmt(holds > 0 ? (1000 * held) / holds : 0)} ms each, ${fmt((100 * held) / (connections * runSeconds))}% of the connections' time`;
 }
 
 /** "arrivals 0.80 (0.10 shared, 3.1 writes each), processed …" per message, from two readings of actorCommits. */
@@ -436,7 +436,8 @@ async function measure(t: Target, body: (n: number) => string, prefix: string, s
     .join(", ");
   const metrics1 = await metricsOf(t);
   const commits = commitsPerMessage(actorCommits(metrics0), actorCommits(metrics1), service.count);
-  const holds = holdsPerMessage(inFlowHolds(metrics0), inFlowHolds(metrics1), service.count);
+  // The run's own length: with --messages it is not --seconds.
+  const holds = holdsPerMessage(inFlowHolds(metrics0), inFlowHolds(metrics1), service.count, service.count / service.perSecond);
   const lags = ids.filter((s) => t.processed.has(s.id)).map((s) => t.processed.get(s.id)! - s.at);
   lags.sort((a, b) => a - b);
   const overTwoSeconds = lags.filter((l) => l > 2000).length;
