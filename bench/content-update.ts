@@ -7,6 +7,9 @@
  *
  * - store-content: the service's own statement (storeContent, SEARCH_VECTOR=database), so
  *   that two checkouts can be compared by running this file in each;
+ * - pieces: the service's statement with the text part in pieces, as its parser threads make
+ *   them (SEARCH_VECTOR=service): the lexicon learns each text's new words from the statement's
+ *   answer, as the service's does, so the measured updates see the words it already knows;
  * - as-is: the same columns by a plain update, each text sent as it is (the vector trigger of
  *   migration 0018 computes the text part with PostgreSQL's parser);
  * - no-gin: without the vector's GIN index (what indexing the lexemes costs);
@@ -25,11 +28,13 @@ import postgres from "postgres";
 import { openDatabase } from "../db/client.ts";
 import { migrate, rowsOf } from "../db/migrate.ts";
 import { storeContent } from "../src/mail/content.ts";
+import { tokenizeText } from "../src/mail/text-vector.ts";
+import { textVectorPieces, WordLexicon } from "../src/mail/text-vector-pieces.ts";
 import { parseInline } from "../src/mail/parse/convert.ts";
 import { cpuUs } from "./cluster-lib.ts";
 import { benchMessage, freshDatabase, smallBenchMessage } from "./lib.ts";
 
-const VARIANTS = ["store-content", "as-is", "no-gin", "no-vector", "no-extracted"] as const;
+const VARIANTS = ["store-content", "pieces", "as-is", "no-gin", "no-vector", "no-extracted"] as const;
 type Variant = (typeof VARIANTS)[number];
 
 const { values } = parseArgs({ options: { n: { type: "string", default: "400" }, message: { type: "string", default: "big" }, variants: { type: "string", default: VARIANTS.join(",") } } });
@@ -53,7 +58,7 @@ async function run(variant: Variant): Promise<{ pg: number; client: number }> {
   await database.close();
   const sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
   // store-content runs on the service's own client (one connection, so one backend to read).
-  const service = variant === "store-content" ? await openDatabase({ databaseUrl: fresh.url, dataDir: "/tmp", poolSize: 1 }) : undefined;
+  const service = variant === "store-content" || variant === "pieces" ? await openDatabase({ databaseUrl: fresh.url, dataDir: "/tmp", poolSize: 1 }) : undefined;
   try {
     const pid = (await sql<{ pid: number }[]>`select pg_backend_pid() as pid`)[0]!.pid;
     const account = crypto.randomUUID();
@@ -77,9 +82,15 @@ async function run(variant: Variant): Promise<{ pg: number; client: number }> {
       return rowsOf<{ pid: number }>(await service.db.execute(sqlOf`select pg_backend_pid() as pid`))[0]!.pid;
     };
     const backend = await pidOf();
+    const lexicon = new WordLexicon();
     const parsed = { headers: mail.headers, messageIdHeader: null, inReplyTo: null, references: [], subject: "Quarterly figures", fromAddress: "sender@example.com", fromName: null, toAddresses: ["bench@mail.localhost"], ccAddresses: [], replyTo: [], htmlBody: null, quotedText: null, snippet: "", attachments: [{ filename: "figures.pdf", mimeType: "application/pdf", size: 1, contentId: null, sha256: null, rawOffset: 0, rawLength: 1, transferEncoding: "base64" as const }] };
     const update = (i: number) => {
       const body = `${i} ${text}`;
+      if (variant === "pieces") {
+        const split = tokenizeText(body);
+        const pieces = split ? textVectorPieces(split, lexicon, true) : null;
+        return storeContent(service!.db, ids[i]!, { ...parsed, textBody: body, extractedText: body }, "sender@example.com", { pieces, learned: (words) => lexicon.learn(words) });
+      }
       if (service) return storeContent(service.db, ids[i]!, { ...parsed, textBody: body, extractedText: body }, "sender@example.com");
       return sql`
         update messages set from_address = 'sender@example.com', subject = 'Quarterly figures', cc = '[]'::jsonb,

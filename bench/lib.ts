@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import MailComposer from "nodemailer/lib/mail-composer";
 import postgres from "postgres";
+import { socketOf } from "../db/client.ts";
 
 export const ROOT = join(import.meta.dir, "..");
 export const BUN = process.execPath;
@@ -26,7 +27,8 @@ export async function freshDatabase(baseUrl = process.env.DATABASE_URL ?? "postg
   const own = decodeURIComponent(url.pathname.slice(1));
   const prefix = own && own !== "postgres" && /^[a-z_][a-z0-9_]*$/.test(own) ? own : "mailroom";
   const name = `${prefix}_bench_${Date.now()}_${process.pid}`;
-  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  const { url: adminUrl, socketDir } = socketOf(baseUrl);
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {}, ...(socketDir ? { host: socketDir } : {}) });
   await admin.unsafe(`create database ${name}`);
   // BENCH_PG_LOG=1: every statement on it goes to the server's log with its duration (rank them with bench/pg-log-rank.ts).
   if (process.env.BENCH_PG_LOG) {

@@ -31,12 +31,29 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/**
+ * libpq's way of naming a Unix socket in a URL, `postgresql:///mailroom?host=/var/run/postgresql`:
+ * the `host` parameter is the socket's directory. postgres.js would send it to the server as a
+ * setting (which fails the connection), so it is taken out and given as the host, which
+ * postgres.js reads as a directory when it starts with a slash. Bun's client reads the URL
+ * form itself.
+ */
+export function socketOf(databaseUrl: string): { url: string; socketDir: string | undefined } {
+  const url = new URL(databaseUrl);
+  const host = url.searchParams.get("host");
+  if (!host?.startsWith("/")) return { url: databaseUrl, socketDir: undefined };
+  url.searchParams.delete("host");
+  return { url: url.toString(), socketDir: host };
+}
+
 /** How recent an answer to another statement stands in for the embedded database's ping. */
 const PING_EVIDENCE_MS = 2000;
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const client = postgres(opts.databaseUrl, {
+    const { url, socketDir } = socketOf(opts.databaseUrl);
+    const client = postgres(url, {
+      ...(socketDir ? { host: socketDir } : {}),
       max: opts.poolSize ?? 20,
       onnotice: () => {},
       // Fail fast instead of hanging start-up when the server is down.
