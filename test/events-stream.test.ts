@@ -3,6 +3,7 @@ import { and, eq, lte } from "drizzle-orm";
 import { outbox } from "../db/schema/index.ts";
 import { EventFeed } from "../src/events/feed.ts";
 import { openEventStream } from "../src/events/stream.ts";
+import type { EventTail } from "../src/events/tail.ts";
 import { newId } from "../src/domain/ids.ts";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { expectError, fieldPaths, ISO, seedAccount, sleep, startTestService, type TestService } from "./harness.ts";
@@ -495,6 +496,30 @@ describe("openEventStream", () => {
     expect({ id: f.id, event: f.event, payload: json(f).payload }).toEqual({ id: "1", event: "message.received", payload: { id: "synthetic-1" } });
     await feed.stop();
     expect(await reader.next(1_000)).toBeNull(); // stop closes the stream
+  });
+
+  test("the streams of one mailbox share their reads: every stream gets every event, the database one read a commit", async () => {
+    const database = t.service.internals.database;
+    const feed = new EventFeed((channel, fn) => database.listen(channel, fn));
+    await feed.start();
+    const mailbox = await seedAccount(t);
+    const readers = Array.from({ length: 25 }, () => readerOf(openEventStream({ db: db(), feed, mailboxId: mailbox.agent.id, after: 0, pollMs: 60_000 })));
+    for (const r of readers) expect((await r.next())?.retry).toBe("2000");
+    await Bun.sleep(100); // every stream has read once (nothing yet)
+    const probe = feed.share(mailbox.agent.id, () => null);
+    const tail = probe.value as unknown as EventTail;
+    probe.release();
+    const before = tail.reads;
+    for (let n = 1; n <= 3; n++) {
+      await insertEvent(mailbox.agent.id, n);
+      for (const r of readers) expect((await r.nextEvent(3_000)).id).toBe(String(n));
+    }
+    // One read per commit (a wake arriving during a read can ask for one more), not one per stream.
+    expect(tail.reads - before).toBeGreaterThanOrEqual(3);
+    expect(tail.reads - before).toBeLessThanOrEqual(6);
+    for (const r of readers) await r.close();
+    expect(feed.sharedCount).toBe(0); // the last stream to go dropped the tail
+    await feed.stop();
   });
 
   test("falls back to polling when no notification comes, and sends keep-alive comments", async () => {

@@ -28,6 +28,7 @@ interface Subscriber {
 export class EventFeed {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
   private readonly relayWork = new Set<() => void>();
+  private readonly shared = new Map<string, { value: unknown; users: number }>();
   private unlisten: (() => Promise<void>)[] = [];
   private state: "new" | "running" | "stopped" = "new";
 
@@ -85,6 +86,32 @@ export class EventFeed {
       if (!current?.delete(subscriber)) return;
       if (current.size === 0) this.subscribers.delete(key);
     };
+  }
+
+  /**
+   * What the open streams of one mailbox share on this node (their reads: tail.ts): made for
+   * the first that asks, dropped when the last lets go.
+   */
+  share<T>(mailboxId: string, make: () => T): { value: T; release(): void } {
+    const key = mailboxId.toLowerCase();
+    let entry = this.shared.get(key);
+    if (!entry) this.shared.set(key, (entry = { value: make(), users: 0 }));
+    entry.users++;
+    const held = entry;
+    let released = false;
+    return {
+      value: held.value as T,
+      release: () => {
+        if (released) return;
+        released = true;
+        if (--held.users === 0 && this.shared.get(key) === held) this.shared.delete(key);
+      },
+    };
+  }
+
+  /** How many mailboxes have shared state (for tests). */
+  get sharedCount(): number {
+    return this.shared.size;
   }
 
   /** Calls `wake` whenever events that a webhook endpoint wants commit (the relay); answers the unsubscribe. */

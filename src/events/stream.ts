@@ -4,6 +4,8 @@ import { Compiled, slot } from "../../db/compiled.ts";
 import { mailboxEventCounters, outbox } from "../../db/schema/index.ts";
 import type { Logger } from "../log.ts";
 import type { EventFeed } from "./feed.ts";
+import { eventFrame, gapFrame, type StoredEvent } from "./frames.ts";
+import { EventTail } from "./tail.ts";
 
 export const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
@@ -21,27 +23,6 @@ export const STREAM_DEFAULTS = {
   /** The reconnection delay the client is told (`retry:`). */
   retryMs: 2_000,
 };
-
-export interface StoredEvent {
-  seq: number;
-  topic: string;
-  /** The payload as the database writes jsonb out: JSON text on one line. */
-  payloadJson: string;
-  createdAt: Date;
-}
-
-/**
- * One SSE message: `id`, `event`, and the event as JSON on one `data` line. The payload goes in
- * as the database wrote it: a message's events carry its bodies (tens of KiB), which were
- * parsed into objects only to be serialised again, per event and per stream.
- */
-export function eventFrame(e: StoredEvent): string {
-  const data = `{"id":${e.seq},"event":${JSON.stringify(e.topic)},"created_at":${JSON.stringify(e.createdAt.toISOString())},"payload":${e.payloadJson}}`;
-  return `id: ${e.seq}\nevent: ${e.topic}\ndata: ${data}\n\n`;
-}
-
-/** Events `from`..`to` (inclusive) are no longer stored (retention): the reader missed them. */
-export const gapFrame = (from: number, to: number): string => `event: gap\ndata: ${JSON.stringify({ from, to })}\n\n`;
 
 /** The last event number handed out for the mailbox; 0 when it has had none. */
 export async function latestEventSeq(db: Db, mailboxId: string): Promise<number> {
@@ -108,6 +89,8 @@ export function openEventStream(opts: EventStreamOptions): ReadableStream<Uint8A
   let waiter: (() => void) | undefined;
   let unsubscribe: () => void = () => {};
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  /** The reads this stream shares with the mailbox's other streams on this node. */
+  let tail: { value: EventTail; release(): void } | undefined;
 
   const wakeUp = () => {
     const w = waiter;
@@ -116,12 +99,14 @@ export function openEventStream(opts: EventStreamOptions): ReadableStream<Uint8A
   };
   const wake = () => {
     dirty = true;
+    tail?.value.woken();
     wakeUp();
   };
   const finish = () => {
     if (closed) return;
     closed = true;
     unsubscribe();
+    tail?.release();
     signal?.removeEventListener("abort", finish);
     try {
       controller?.close(); // what is queued still goes out first
@@ -130,13 +115,31 @@ export function openEventStream(opts: EventStreamOptions): ReadableStream<Uint8A
     }
     wakeUp();
   };
-  const write = (c: ReadableStreamDefaultController<Uint8Array>, text: string) => {
-    c.enqueue(encoder.encode(text));
+  const write = (c: ReadableStreamDefaultController<Uint8Array>, chunk: string | Uint8Array) => {
+    c.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
     lastWrite = Date.now();
   };
 
-  /** The frames of what is new after the cursor (advancing it), or "" when there is nothing. */
-  const readMore = async (): Promise<string> => {
+  /**
+   * The frames of what is new after the cursor (advancing it), empty when there is nothing:
+   * from the mailbox's shared tail while it covers the cursor, else read by this stream alone
+   * (a replay, or a stream the tail's window has moved past). `polled`: no wake asked for it.
+   */
+  const readMore = async (polled: boolean): Promise<Uint8Array> => {
+    const shared = tail?.value;
+    if (shared?.covers(cursor)) {
+      const got = await shared.after(cursor, polled ? shared.recentWithin(pollMs / 2) : shared.sinceWake);
+      if (got) {
+        if (got.more) dirty = true;
+        cursor = got.cursor;
+        return got.frames.length === 1 ? got.frames[0]! : Buffer.concat(got.frames);
+      }
+    }
+    return encoder.encode(await readAlone());
+  };
+
+  /** What is new after the cursor, read by this stream alone, as text ("" for nothing). */
+  const readAlone = async (): Promise<string> => {
     let rows = await eventsAfter(db, mailboxId, cursor, pageSize);
     if (rows.length === 0) {
       // Nothing stored after the cursor. If the counter is past it anyway, the rows in between
@@ -166,6 +169,7 @@ export function openEventStream(opts: EventStreamOptions): ReadableStream<Uint8A
     start(c) {
       controller = c;
       write(c, `retry: ${retryMs}\n\n`);
+      tail = feed.share(mailboxId, () => new EventTail({ eventsAfter: (after, limit) => eventsAfter(db, mailboxId, after, limit), latestSeq: () => latestEventSeq(db, mailboxId) }, pageSize));
       unsubscribe = feed.subscribe(mailboxId, wake, finish);
       if (signal?.aborted) finish();
       else signal?.addEventListener("abort", finish, { once: true });
@@ -173,11 +177,12 @@ export function openEventStream(opts: EventStreamOptions): ReadableStream<Uint8A
     async pull(c) {
       while (!closed) {
         if (dirty || Date.now() - lastRead >= pollMs) {
+          const polled = !dirty;
           dirty = false;
           lastRead = Date.now();
-          let text: string;
+          let bytes: Uint8Array;
           try {
-            text = await readMore();
+            bytes = await readMore(polled);
           } catch (err) {
             // The client reconnects (after `retry`) and resumes from the last id it got.
             if (!closed) log?.warn({ err, mailboxId }, "event stream read failed; closing the stream");
@@ -185,7 +190,7 @@ export function openEventStream(opts: EventStreamOptions): ReadableStream<Uint8A
             return;
           }
           if (closed) return;
-          if (text) return write(c, text);
+          if (bytes.byteLength > 0) return write(c, bytes);
         }
         const now = Date.now();
         if (now - lastWrite >= keepAliveMs) return write(c, ": keep-alive\n\n");

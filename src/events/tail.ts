@@ -1,0 +1,177 @@
+import { eventFrame, gapFrame, type StoredEvent } from "./frames.ts";
+
+/** What a tail reads with: the stored events after a number, and the mailbox's latest number. */
+export interface TailSource {
+  eventsAfter(after: number, limit: number): Promise<StoredEvent[]>;
+  latestSeq(): Promise<number>;
+}
+
+/** What a tail keeps at most: the events a slow stream has not taken yet are read again by it. */
+export const TAIL_LIMITS = { entries: 500, bytes: 1 << 20 };
+
+interface Entry {
+  seq: number;
+  frame: Uint8Array;
+}
+
+/** When a read is recent enough for a stream: begun after wake number `gen`, and not before `at` (ms). */
+export interface Freshness {
+  gen: number;
+  at: number;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The newest events of one mailbox, read once for every stream of it on this node.
+ *
+ * Each commit of a mailbox's events wakes all of its open streams, and each used to read the
+ * outbox by itself: one query per stream per commit (and per poll), so a key holder that kept
+ * a thousand streams open on one mailbox made every message cost the database a thousand
+ * reads. A stream whose cursor the tail covers asks it instead; the wakes of one commit are
+ * answered by one read, and the polls of all streams by about one a second. The frames are
+ * built and encoded once too, and handed to every stream as the same bytes.
+ *
+ * Invariant: every stored event numbered in (floor, upTo] is in `entries`, in order; a number
+ * in that range with no entry was deleted (retention), as the outbox commits a mailbox's
+ * numbers densely and in order. Streams further behind (a replay, a slow client the window
+ * moved past) read for themselves, as before, until they catch up with it.
+ */
+export class EventTail {
+  private entries: Entry[] = [];
+  private bytes = 0;
+  /** Unset until the first stream places the tail at its cursor. */
+  private floor = -1;
+  private upTo = -1;
+  /** Bumped on every wake: a read begun at or after a wake's number sees what woke it. */
+  private gen = 0;
+  private done: Freshness = { gen: -1, at: -Infinity };
+  /** The last read filled a page: there may be more stored already. */
+  private more = false;
+  private reading: { promise: Promise<void> } | null = null;
+  /** Reads from the database so far (for tests and the bench). */
+  reads = 0;
+
+  constructor(
+    private readonly source: TailSource,
+    private readonly pageSize: number,
+    private readonly limits = TAIL_LIMITS,
+  ) {}
+
+  /** Something committed: reads begun from now on see it. */
+  woken(): void {
+    this.gen++;
+  }
+
+  /** What a stream woken now needs: a read begun after the wakes so far. */
+  get sinceWake(): Freshness {
+    return { gen: this.gen, at: -Infinity };
+  }
+
+  /** What a poll needs: a read begun within the last `ms`. */
+  recentWithin(ms: number): Freshness {
+    return { gen: -Infinity, at: performance.now() - ms };
+  }
+
+  /**
+   * Whether the tail serves a stream at `cursor`. A stream ahead of it (the first to ask, or
+   * one that read past it alone) places it at its cursor: the tail follows the newest events,
+   * and a stream that replays from far back reads for itself rather than walking the tail
+   * through the history page by page.
+   */
+  covers(cursor: number): boolean {
+    if (this.floor < 0 || cursor > this.upTo) {
+      this.entries = [];
+      this.bytes = 0;
+      this.floor = this.upTo = cursor;
+      this.more = false;
+      this.done = { gen: -1, at: -Infinity };
+    }
+    return cursor >= this.floor;
+  }
+
+  /**
+   * The frames after `cursor` once a read as fresh as `need` has been made, and the cursor they
+   * take the stream to; null when the tail no longer covers the cursor (the stream reads for
+   * itself). `more`: there may be more to send at once. A failed read rejects every stream
+   * that waited on it, which ends them as a failed read of their own did.
+   */
+  async after(cursor: number, need: Freshness): Promise<{ frames: Uint8Array[]; cursor: number; more: boolean } | null> {
+    const enough = (f: Freshness) => f.gen >= need.gen && f.at >= need.at;
+    // A read is due unless one as fresh has been made, and the stream has not taken all the
+    // tail holds while the last read left more in the database.
+    while (!enough(this.done) || (this.more && cursor >= this.upTo)) {
+      const current = this.reading;
+      if (current) {
+        await current.promise; // whenever it began: then look again
+        continue;
+      }
+      const promise: Promise<void> = this.readOnce({ gen: this.gen, at: performance.now() }).finally(() => {
+        if (this.reading?.promise === promise) this.reading = null;
+      });
+      this.reading = { promise };
+      await promise;
+    }
+    if (cursor < this.floor) return null;
+    const frames: Uint8Array[] = [];
+    let at = cursor;
+    for (let i = this.firstAfter(cursor); i < this.entries.length; i++) {
+      const e = this.entries[i]!;
+      if (e.seq > at + 1) frames.push(encoder.encode(gapFrame(at + 1, e.seq - 1)));
+      frames.push(e.frame);
+      at = e.seq;
+    }
+    // Numbers past the last stored event that the mailbox's counter has handed out were deleted.
+    if (this.upTo > at) {
+      frames.push(encoder.encode(gapFrame(at + 1, this.upTo)));
+      at = this.upTo;
+    }
+    return { frames, cursor: at, more: this.more };
+  }
+
+  private async readOnce(started: Freshness): Promise<void> {
+    this.reads++;
+    let rows = await this.source.eventsAfter(this.upTo, this.pageSize);
+    if (rows.length === 0) {
+      // As a stream reading alone does: a counter past the last read with nothing stored after
+      // it means deleted rows, once a second read rules out an event committed in between.
+      const last = await this.source.latestSeq();
+      if (last > this.upTo) {
+        rows = await this.source.eventsAfter(this.upTo, this.pageSize);
+        // (Compared again: a stream may have placed the tail further on meanwhile.)
+        if (rows.length === 0 && last > this.upTo) this.upTo = last;
+      }
+    }
+    for (const row of rows) {
+      if (row.seq <= this.upTo) continue;
+      const frame = encoder.encode(eventFrame(row));
+      this.entries.push({ seq: row.seq, frame });
+      this.bytes += frame.byteLength;
+      this.upTo = row.seq;
+    }
+    this.more = rows.length >= this.pageSize;
+    // The window: the newest events, within bounds, and always the newest one.
+    let drop = 0;
+    while (this.entries.length - drop > 1 && (this.entries.length - drop > this.limits.entries || this.bytes > this.limits.bytes)) {
+      this.bytes -= this.entries[drop]!.frame.byteLength;
+      drop++;
+    }
+    if (drop > 0) {
+      this.floor = this.entries[drop - 1]!.seq;
+      this.entries = this.entries.slice(drop);
+    }
+    if (started.gen >= this.done.gen && started.at >= this.done.at) this.done = started;
+  }
+
+  /** The index of the first entry numbered after `cursor`. */
+  private firstAfter(cursor: number): number {
+    let lo = 0;
+    let hi = this.entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.entries[mid]!.seq <= cursor) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
