@@ -156,17 +156,34 @@ describe("EventTail", () => {
     expect(sent(await tail.after(9, tail.sinceWake))).toEqual([10]);
   });
 
-  test("a stream ahead of the tail places it at its cursor; one behind the new place reads alone", async () => {
+  test("a stream a little ahead of the tail has it read up to it; one more than a page ahead places it", async () => {
     const outbox = new FakeOutbox();
-    const tail = new EventTail(outbox, 500);
-    outbox.add(5);
+    const tail = new EventTail(outbox, 4);
+    outbox.add(4);
     expect(tail.covers(0)).toBe(true);
-    expect(sent(await tail.after(0, tail.sinceWake))).toEqual([1, 2, 3, 4, 5]);
-    outbox.add(3); // 6..8, not read by the tail yet
-    expect(tail.covers(7)).toBe(true); // a stream that read up to 7 alone
+    expect(sent(await tail.after(0, tail.sinceWake))).toEqual([1, 2, 3, 4]);
+    outbox.add(3); // 5..7, not read by the tail yet
+    expect(tail.covers(6)).toBe(true); // a stream that read up to 6 alone
+    expect(sent(await tail.after(6, tail.sinceWake))).toEqual([7]);
+    expect(tail.covers(0)).toBe(true); // the window the others are in is kept
+    expect(sent(await tail.after(4, tail.sinceWake))).toEqual([5, 6, 7]);
+
+    outbox.add(10); // 8..17
+    expect(tail.covers(15)).toBe(true); // more than a page ahead: the tail moves there
+    expect(tail.covers(14)).toBe(false);
     tail.woken();
-    expect(sent(await tail.after(7, tail.sinceWake))).toEqual([8]);
-    expect(tail.covers(5)).toBe(false);
+    expect(sent(await tail.after(15, tail.sinceWake))).toEqual([16, 17]);
+
+    // Ahead of everything stored (resumed at the counter, past deleted events): the tail reads
+    // up to the counter, and the streams behind get the gap.
+    outbox.add(3);
+    outbox.delete([18, 19, 20]);
+    expect(tail.covers(20)).toBe(true);
+    expect(sent(await tail.after(20, tail.sinceWake))).toEqual([]);
+    outbox.add(1);
+    tail.woken();
+    expect(sent(await tail.after(20, tail.sinceWake))).toEqual([21]);
+    expect(sent(await tail.after(17, tail.sinceWake))).toEqual(["gap 18-20", 21]);
   });
 
   test("a failed read fails the streams that waited on it; the next read works", async () => {

@@ -74,20 +74,23 @@ export class EventTail {
   }
 
   /**
-   * Whether the tail serves a stream at `cursor`. A stream ahead of it (the first to ask, or
-   * one that read past it alone) places it at its cursor: the tail follows the newest events,
-   * and a stream that replays from far back reads for itself rather than walking the tail
-   * through the history page by page.
+   * Whether the tail serves a stream at `cursor`. The first stream to ask places it at its
+   * cursor, and so does a stream more than a page ahead of it: the tail follows the newest
+   * events, and a stream that replays from far back reads for itself rather than walking the
+   * tail through the history a page at a time. A stream less than a page ahead (one that read
+   * past it alone) has the tail read up to it, which keeps the window the others are in.
    */
   covers(cursor: number): boolean {
-    if (this.floor < 0 || cursor > this.upTo) {
-      this.entries = [];
-      this.bytes = 0;
-      this.floor = this.upTo = cursor;
-      this.more = false;
-      this.done = { gen: -1, at: -Infinity };
-    }
+    if (this.floor < 0 || cursor > this.upTo + this.pageSize) this.place(cursor);
     return cursor >= this.floor;
+  }
+
+  private place(cursor: number): void {
+    this.entries = [];
+    this.bytes = 0;
+    this.floor = this.upTo = cursor;
+    this.more = false;
+    this.done = { gen: -1, at: -Infinity };
   }
 
   /**
@@ -98,14 +101,25 @@ export class EventTail {
    */
   async after(cursor: number, need: Freshness): Promise<{ frames: Uint8Array[]; cursor: number; more: boolean } | null> {
     const enough = (f: Freshness) => f.gen >= need.gen && f.at >= need.at;
-    // A read is due unless one as fresh has been made, and the stream has not taken all the
-    // tail holds while the last read left more in the database.
-    while (!enough(this.done) || (this.more && cursor >= this.upTo)) {
+    // A read is due unless one as fresh has been made, the stream has not taken all the tail
+    // holds while the last read left more in the database, and the stream is not ahead of it.
+    let readHere = false;
+    while (!enough(this.done) || (this.more && cursor >= this.upTo) || cursor > this.upTo) {
       const current = this.reading;
       if (current) {
         await current.promise; // whenever it began: then look again
         continue;
       }
+      // Read (by this call) up to the database's newest and still behind the stream: nothing
+      // stored lies between them (a cursor the mailbox's counter gave), so the tail can stand
+      // where the stream does.
+      if (readHere && cursor > this.upTo && enough(this.done) && !this.more) {
+        const done = this.done;
+        this.place(cursor);
+        this.done = done;
+        break;
+      }
+      readHere = true;
       const promise: Promise<void> = this.readOnce({ gen: this.gen, at: performance.now() }).finally(() => {
         if (this.reading?.promise === promise) this.reading = null;
       });
