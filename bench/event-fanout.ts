@@ -4,7 +4,8 @@
  * committed one at a time (written straight into the outbox, as a commit of the mailbox's
  * actor writes them: the trigger numbers them and notifies), each with a payload of
  * `--payload` bytes. Printed per event: CPU of the service and of its PostgreSQL backends, and
- * how long until every stream had it (p50, p99, max).
+ * how long until every stream had it (p50, p99, max). The service is started with
+ * EVENT_STREAMS_PER_MAILBOX at `--streams`, so that it takes them all.
  *
  *   bun bench/event-fanout.ts [--streams 200] [--events 200] [--payload 8192] [--gap-ms 10] [--against <dir>]
  *
@@ -53,7 +54,7 @@ const backendsCpuMs = (database: string, except: number): number => {
 const pct = (xs: number[], q: number) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
 async function measure(root: string, label: string): Promise<void> {
-  const { db, admin, svc, base } = await startOnFreshDatabase({}, root);
+  const { db, admin, svc, base } = await startOnFreshDatabase({ EVENT_STREAMS_PER_MAILBOX: String(streamCount) }, root);
   const { url, socketDir } = socketOf(db.url);
   const sql = postgres(url, { max: 1, onnotice: () => {}, ...(socketDir ? { host: socketDir } : {}) });
   const stopStreams = new AbortController();

@@ -94,6 +94,8 @@ export interface Config {
   webhookMaxEndpointsPerMailbox: number;
   webhookSweepSeconds: number;
   eventRetentionDays: number;
+  /** Open SSE event streams one mailbox may have on one node. */
+  eventStreamsPerMailbox: number;
   /** The OpenAI-compatible chat-completions engine for intelligence; unset: the local engine only. */
   llm: { baseUrl: string; apiKey: string | undefined; model: string; timeoutMs: number } | undefined;
 }
@@ -244,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookMaxEndpointsPerMailbox: int("WEBHOOK_MAX_ENDPOINTS_PER_MAILBOX", 20, 1, 1000),
     webhookSweepSeconds: int("WEBHOOK_SWEEP_SECONDS", 60, 1, 86_400),
     eventRetentionDays: int("EVENT_RETENTION_DAYS", 7, 7, 365),
+    eventStreamsPerMailbox: int("EVENT_STREAMS_PER_MAILBOX", 100, 1, 100_000),
     deliveryMaxAttempts: int("DELIVERY_MAX_ATTEMPTS", 5, 1, 100),
     jobPollMs: int("JOB_POLL_MS", 1000, 10, 60_000),
     jobConcurrency: int("JOB_CONCURRENCY", 32, 1, 256),

@@ -242,7 +242,7 @@ export async function startService(config: Config, opts: { log?: Logger } = {}):
     cleanups.push(() => clearInterval(sweep));
 
     // One LISTEN for the SSE event streams of this process (stopped below, before the HTTP server).
-    const events = new EventFeed((channel, onNotify) => database.listen(channel, onNotify), log.child({ component: "events" }));
+    const events = new EventFeed((channel, onNotify) => database.listen(channel, onNotify), log.child({ component: "events" }), config.eventStreamsPerMailbox);
     await events.start();
     events.onRelayWork(() => webhooks.poke());
 

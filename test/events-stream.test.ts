@@ -577,3 +577,43 @@ describe("openEventStream", () => {
     expect(await reader.next(1_000)).toBeNull();
   });
 });
+
+describe("open streams per mailbox (EVENT_STREAMS_PER_MAILBOX)", () => {
+  let small: TestService;
+  beforeAll(async () => {
+    small = await startTestService({ EVENT_STREAMS_PER_MAILBOX: "2" });
+  });
+  afterAll(() => small?.stop());
+
+  const openOn = (mailboxId: string) => fetch(`${small.url}/v1/mailboxes/${mailboxId}/events`, { headers: { authorization: `Bearer ${small.admin}` } });
+
+  test("one more than the limit is 429 rate_limit_exceeded with Retry-After, until one closes; other mailboxes are not affected", async () => {
+    const s = await seedAccount(small);
+    const first = new SseReader(await openOn(s.agent.id));
+    const second = new SseReader(await openOn(s.agent.id));
+    for (const r of [first, second]) expect((await r.next())?.retry).toBe("2000");
+
+    const refused = await openOn(s.agent.id);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("rate_limit_exceeded");
+    expect(body.error.message).toContain("2 open event streams");
+
+    const other = new SseReader(await openOn(s.primary.id));
+    expect((await other.next())?.retry).toBe("2000");
+
+    await first.close();
+    // The server sees the client go and lets go of the stream.
+    let again: Response | undefined;
+    for (let i = 0; i < 50 && again?.status !== 200; i++) {
+      if (again) await again.body?.cancel();
+      await sleep(50);
+      again = await openOn(s.agent.id);
+    }
+    expect(again!.status).toBe(200);
+    const third = new SseReader(again!);
+    expect((await third.next())?.retry).toBe("2000");
+    for (const r of [second, other, third]) await r.close();
+  });
+});

@@ -35,6 +35,8 @@ export class EventFeed {
   constructor(
     private readonly listen: Listen,
     private readonly log?: Logger,
+    /** Open streams one mailbox may have on this node (EVENT_STREAMS_PER_MAILBOX). */
+    readonly streamsPerMailbox = Infinity,
   ) {}
 
   /** Subscribes to the channel. A failure is logged, not thrown: streams then rely on polling. */
@@ -65,6 +67,11 @@ export class EventFeed {
     let n = 0;
     for (const set of this.subscribers.values()) n += set.size;
     return n;
+  }
+
+  /** Whether the mailbox has as many open streams on this node as it may. */
+  full(mailboxId: string): boolean {
+    return (this.subscribers.get(mailboxId.toLowerCase())?.size ?? 0) >= this.streamsPerMailbox;
   }
 
   /**

@@ -1082,6 +1082,8 @@ export interface paths {
          *
          *     Events are numbered 1, 2, 3… per mailbox in commit order; the number is the SSE `id`. The stream first replays the stored events after the resume point (`Last-Event-ID` header, else `since`, else 0), in order, then stays open and sends new events as they commit. Each message is `id: <n>`, `event: <name>` and one `data:` line holding `{"id":n,"event":name,"created_at":ISO,"payload":{…}}` (the payload is the webhook payload of that event).
          *
+         *     A mailbox may have `EVENT_STREAMS_PER_MAILBOX` (100) streams open on one node; one more is 429 `rate_limit_exceeded` with Retry-After.
+         *
          *     The stream starts with `retry: 2000`, and sends a `: keep-alive` comment after 15 s without a message. Events are kept at least 7 days; when the resume point is older than what is stored, an `event: gap` message with `data: {"from":a,"to":b}` names the events that can no longer be sent, before the next event. A resume point past the mailbox's latest event is 400. While the service shuts down the stream ends (reconnect with `Last-Event-ID`), and new streams get 503.
          */
         get: operations["getV1MailboxesByMailboxIdEvents"];

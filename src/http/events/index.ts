@@ -13,6 +13,8 @@ const DESCRIPTION = [
   "",
   "Events are numbered 1, 2, 3… per mailbox in commit order; the number is the SSE `id`. The stream first replays the stored events after the resume point (`Last-Event-ID` header, else `since`, else 0), in order, then stays open and sends new events as they commit. Each message is `id: <n>`, `event: <name>` and one `data:` line holding `{\"id\":n,\"event\":name,\"created_at\":ISO,\"payload\":{…}}` (the payload is the webhook payload of that event).",
   "",
+  "A mailbox may have `EVENT_STREAMS_PER_MAILBOX` (100) streams open on one node; one more is 429 `rate_limit_exceeded` with Retry-After.",
+  "",
   "The stream starts with `retry: 2000`, and sends a `: keep-alive` comment after 15 s without a message. Events are kept at least 7 days; when the resume point is older than what is stored, an `event: gap` message with `data: {\"from\":a,\"to\":b}` names the events that can no longer be sent, before the next event. A resume point past the mailbox's latest event is 400. While the service shuts down the stream ends (reconnect with `Last-Event-ID`), and new streams get 503.",
 ].join("\n");
 
@@ -32,6 +34,11 @@ export function eventRoutes(mailboxes: Mailboxes, db: Db, feed: EventFeed, log: 
           throw validationError(`${resume.path}: ${message}`, [{ path: resume.path, message }]);
         }
       }
+      // Checked where the stream subscribes (openEventStream does at once), so that concurrent
+      // opens cannot all pass it.
+      if (feed.full(mailbox.id)) {
+        throw new AppError("rate_limit_exceeded", `this mailbox has ${feed.streamsPerMailbox} open event streams on this node, as many as it may; close one, or retry later`, { limit: feed.streamsPerMailbox }, { "Retry-After": "5" });
+      }
       const body = openEventStream({ db, feed, mailboxId: mailbox.id, after: resume.after as number, signal: request.signal, log: log.child({ component: "events", mailboxId: mailbox.id }) });
       return new Response(body, { headers: SSE_HEADERS });
     },
@@ -47,6 +54,10 @@ export function eventRoutes(mailboxes: Mailboxes, db: Db, feed: EventFeed, log: 
           200: {
             description: "An endless `text/event-stream` of `id`/`event`/`data` messages",
             content: { "text/event-stream": { schema: { type: "string" as const } } },
+          },
+          429: {
+            description: "The mailbox has as many open streams on this node as it may (`rate_limit_exceeded`), or the key's calls are used up; see Retry-After",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
           },
           503: {
             description: "The service is shutting down (`service_unavailable`); see Retry-After",
