@@ -277,6 +277,15 @@ function threadCpuMs(pid: number): Record<string, number> {
   return out;
 }
 
+/**
+ * The machine's CPU time so far, in clock ticks: idle (idle and iowait) and in all (/proc/stat).
+ * Idle time during a run is CPU that neither the service, PostgreSQL nor the bench could use.
+ */
+function machineTicks(): { idle: number; total: number } {
+  const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+  return { idle: f[3]! + f[4]!, total: f.reduce((a, b) => a + b, 0) };
+}
+
 /** CPU ms of the PostgreSQL backends connected to `database` (their process titles name it). */
 function pgCpuMs(database: string | null): number {
   if (!database) return 0;
@@ -418,7 +427,9 @@ async function measure(t: Target, body: (n: number) => string, prefix: string, s
   const pgCpu0 = pgCpuMs(t.dbName);
   const metrics0 = await metricsOf(t);
   const client0 = process.cpuUsage();
+  const machine0 = machineTicks();
   const service = await drive(t.smtpPort, t.rcpts, body);
+  const machine1 = machineTicks();
   // Every accepted message must get processed; wait for the backlog (bounded).
   const deadline = performance.now() + 120_000;
   const ids = service.sent.filter((s) => s.id !== null) as { id: string; at: number }[];
@@ -448,7 +459,8 @@ async function measure(t: Target, body: (n: number) => string, prefix: string, s
       ` | CPU per message: service ${fmt(svcCpu / service.count)} ms (${byThread})${t.db ? ` + PostgreSQL backends ${fmt(pgCpu / service.count)} ms` : " (database included)"}` +
       `; this bench's own client (SMTP and event streams, on the same cores) ${fmt((client.user + client.system) / 1000 / service.count)} ms` +
       (commits ? ` | actor commits per message: ${commits}` : "") +
-      holds,
+      holds +
+      ` | machine idle while sending ${fmt((100 * (machine1.idle - machine0.idle)) / Math.max(1, machine1.total - machine0.total))}%`,
   );
   return { perSecond: service.perSecond, p99: service.p99, overTwoSeconds, cpuMs: svcCpu / service.count, pgCpuMs: pgCpu / service.count };
 }
