@@ -49,7 +49,7 @@ export class EventTail {
   /** The last read filled a page: there may be more stored already. */
   private more = false;
   private reading: { promise: Promise<void> } | null = null;
-  /** Reads from the database so far (for tests and the bench). */
+  /** Reads from the database so far (for tests). */
   reads = 0;
 
   constructor(
