@@ -4,8 +4,8 @@ import { Compiled, slot } from "../../db/compiled.ts";
 import { mailboxEventCounters, outbox } from "../../db/schema/index.ts";
 import type { Logger } from "../log.ts";
 import type { EventFeed } from "./feed.ts";
-import { eventFrame, gapFrame, type StoredEvent } from "./frames.ts";
-import { EventTail } from "./tail.ts";
+import type { StoredEvent } from "./frames.ts";
+import { EventTail, entryOf, framesFrom, readPage, type TailSource } from "./tail.ts";
 
 export const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
@@ -89,6 +89,7 @@ export function openEventStream(opts: EventStreamOptions): ReadableStream<Uint8A
   let waiter: (() => void) | undefined;
   let unsubscribe: () => void = () => {};
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const source: TailSource = { eventsAfter: (after, limit) => eventsAfter(db, mailboxId, after, limit), latestSeq: () => latestEventSeq(db, mailboxId) };
   /** The reads this stream shares with the mailbox's other streams on this node. */
   let tail: { value: EventTail; release(): void } | undefined;
 
@@ -122,54 +123,26 @@ export function openEventStream(opts: EventStreamOptions): ReadableStream<Uint8A
 
   /**
    * The frames of what is new after the cursor (advancing it), empty when there is nothing:
-   * from the mailbox's shared tail while it covers the cursor, else read by this stream alone
-   * (a replay, or a stream the tail's window has moved past). `polled`: no wake asked for it.
+   * from the mailbox's shared tail while it covers the cursor, else a page read by this stream
+   * alone (a replay, or a stream the tail's window has moved past). `polled`: no wake asked for it.
    */
   const readMore = async (polled: boolean): Promise<Uint8Array> => {
     const shared = tail?.value;
-    if (shared?.covers(cursor)) {
-      const got = await shared.after(cursor, polled ? shared.recentWithin(pollMs / 2) : shared.sinceWake);
-      if (got) {
-        if (got.more) dirty = true;
-        cursor = got.cursor;
-        return got.frames.length === 1 ? got.frames[0]! : Buffer.concat(got.frames);
-      }
+    let got = shared?.covers(cursor) ? await shared.after(cursor, polled ? shared.recentWithin(pollMs / 2) : shared.sinceWake) : null;
+    if (!got) {
+      const page = await readPage(source, cursor, pageSize);
+      got = { ...framesFrom(cursor, page.rows.map(entryOf), 0, page.upTo), more: page.rows.length === pageSize };
     }
-    return encoder.encode(await readAlone());
-  };
-
-  /** What is new after the cursor, read by this stream alone, as text ("" for nothing). */
-  const readAlone = async (): Promise<string> => {
-    let rows = await eventsAfter(db, mailboxId, cursor, pageSize);
-    if (rows.length === 0) {
-      // Nothing stored after the cursor. If the counter is past it anyway, the rows in between
-      // were deleted (retention); read again after the counter, so that an event committed
-      // between the two reads is not mistaken for a deleted one.
-      const last = await latestEventSeq(db, mailboxId);
-      if (last <= cursor) return "";
-      rows = await eventsAfter(db, mailboxId, cursor, pageSize);
-      if (rows.length === 0) {
-        const gap = gapFrame(cursor + 1, last);
-        cursor = last;
-        return gap;
-      }
-    }
-    if (rows.length === pageSize) dirty = true; // more to replay: read again without waiting
-    let out = "";
-    for (const row of rows) {
-      if (row.seq <= cursor) continue; // cannot happen (the query says >), but never send one twice
-      if (row.seq > cursor + 1) out += gapFrame(cursor + 1, row.seq - 1);
-      out += eventFrame(row);
-      cursor = row.seq;
-    }
-    return out;
+    if (got.more) dirty = true; // more to send: read again without waiting
+    cursor = got.cursor;
+    return got.frames.length === 1 ? got.frames[0]! : Buffer.concat(got.frames);
   };
 
   return new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
       write(c, `retry: ${retryMs}\n\n`);
-      tail = feed.share(mailboxId, () => new EventTail({ eventsAfter: (after, limit) => eventsAfter(db, mailboxId, after, limit), latestSeq: () => latestEventSeq(db, mailboxId) }, pageSize));
+      tail = feed.share(mailboxId, () => new EventTail(source, pageSize));
       unsubscribe = feed.subscribe(mailboxId, wake, finish);
       if (signal?.aborted) finish();
       else signal?.addEventListener("abort", finish, { once: true });

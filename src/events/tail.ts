@@ -9,7 +9,8 @@ export interface TailSource {
 /** What a tail keeps at most: the events a slow stream has not taken yet are read again by it. */
 export const TAIL_LIMITS = { entries: 500, bytes: 1 << 20 };
 
-interface Entry {
+/** An event as a stream is sent it. */
+export interface Entry {
   seq: number;
   frame: Uint8Array;
 }
@@ -21,6 +22,47 @@ export interface Freshness {
 }
 
 const encoder = new TextEncoder();
+
+export const entryOf = (e: StoredEvent): Entry => ({ seq: e.seq, frame: encoder.encode(eventFrame(e)) });
+
+/**
+ * A page of the stored events after `after`, and the number it takes a reader to: the last
+ * event's, or, when nothing is stored after `after` but the mailbox's counter is past it, the
+ * counter's (the rows in between were deleted by retention). Before taking the counter's, the
+ * events are read again, so that one committed between the two reads is not taken for deleted.
+ */
+export async function readPage(source: TailSource, after: number, limit: number): Promise<{ rows: StoredEvent[]; upTo: number }> {
+  let rows = await source.eventsAfter(after, limit);
+  if (rows.length === 0) {
+    const last = await source.latestSeq();
+    if (last <= after) return { rows, upTo: after };
+    rows = await source.eventsAfter(after, limit);
+    if (rows.length === 0) return { rows, upTo: last };
+  }
+  return { rows, upTo: rows[rows.length - 1]!.seq };
+}
+
+/**
+ * The frames that take a stream from `cursor` through `entries` (from index `start`, in
+ * order) to `upTo`: each event once, and a gap frame for every run of numbers with no stored
+ * event (deleted), among them those up to `upTo` past the last event.
+ */
+export function framesFrom(cursor: number, entries: readonly Entry[], start: number, upTo: number): { frames: Uint8Array[]; cursor: number } {
+  const frames: Uint8Array[] = [];
+  let at = cursor;
+  for (let i = start; i < entries.length; i++) {
+    const e = entries[i]!;
+    if (e.seq <= at) continue; // never send one twice
+    if (e.seq > at + 1) frames.push(encoder.encode(gapFrame(at + 1, e.seq - 1)));
+    frames.push(e.frame);
+    at = e.seq;
+  }
+  if (upTo > at) {
+    frames.push(encoder.encode(gapFrame(at + 1, upTo)));
+    at = upTo;
+  }
+  return { frames, cursor: at };
+}
 
 /**
  * The newest events of one mailbox, read once for every stream of it on this node.
@@ -127,42 +169,21 @@ export class EventTail {
       await promise;
     }
     if (cursor < this.floor) return null;
-    const frames: Uint8Array[] = [];
-    let at = cursor;
-    for (let i = this.firstAfter(cursor); i < this.entries.length; i++) {
-      const e = this.entries[i]!;
-      if (e.seq > at + 1) frames.push(encoder.encode(gapFrame(at + 1, e.seq - 1)));
-      frames.push(e.frame);
-      at = e.seq;
-    }
-    // Numbers past the last stored event that the mailbox's counter has handed out were deleted.
-    if (this.upTo > at) {
-      frames.push(encoder.encode(gapFrame(at + 1, this.upTo)));
-      at = this.upTo;
-    }
-    return { frames, cursor: at, more: this.more };
+    return { ...framesFrom(cursor, this.entries, this.firstAfter(cursor), this.upTo), more: this.more };
   }
 
   private async readOnce(started: Freshness): Promise<void> {
     this.reads++;
-    let rows = await this.source.eventsAfter(this.upTo, this.pageSize);
-    if (rows.length === 0) {
-      // As a stream reading alone does: a counter past the last read with nothing stored after
-      // it means deleted rows, once a second read rules out an event committed in between.
-      const last = await this.source.latestSeq();
-      if (last > this.upTo) {
-        rows = await this.source.eventsAfter(this.upTo, this.pageSize);
-        // (Compared again: a stream may have placed the tail further on meanwhile.)
-        if (rows.length === 0 && last > this.upTo) this.upTo = last;
-      }
-    }
+    const { rows, upTo } = await readPage(this.source, this.upTo, this.pageSize);
     for (const row of rows) {
-      if (row.seq <= this.upTo) continue;
-      const frame = encoder.encode(eventFrame(row));
-      this.entries.push({ seq: row.seq, frame });
-      this.bytes += frame.byteLength;
+      if (row.seq <= this.upTo) continue; // a stream placed the tail further on meanwhile
+      const entry = entryOf(row);
+      this.entries.push(entry);
+      this.bytes += entry.frame.byteLength;
       this.upTo = row.seq;
     }
+    // Past the last event when the rows up to the counter were deleted (compared, as above).
+    if (upTo > this.upTo) this.upTo = upTo;
     this.more = rows.length >= this.pageSize;
     // The window: the newest events, within bounds, and always the newest one.
     let drop = 0;
